@@ -1,0 +1,33 @@
+// Every suite runs in UTC so that date arithmetic (24-hour windows, candles) is deterministic.
+process.env.TZ = 'UTC';
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  maxWorkers: 2,
+  projects: [
+    { ...common, displayName: 'unit', rootDir: 'src', testRegex: '\\.spec\\.ts$' },
+    {
+      ...common,
+      displayName: 'e2e',
+      rootDir: 'test',
+      testRegex: '\\.e2e-spec\\.ts$',
+      testTimeout: 60000,
+    },
+  ],
+};
