@@ -1,0 +1,129 @@
+import { IsEnum, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { EnvBoolean, EnvNumber } from './env-transforms';
+import { Role } from './role';
+
+const HTTP_URL = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
+const WS_URL = { require_tld: false, protocols: ['ws', 'wss', 'http', 'https'], require_protocol: true };
+const REDIS_URL = { require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true };
+
+export const TRADE_EVENT_NAMES = ['OrderTradeEvent', 'TradeDataUpdateEvent'] as const;
+export type TradeEventName = (typeof TRADE_EVENT_NAMES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting of the service, read from the environment once at boot.
+ * Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
+ */
+export class AppConfig {
+  /** Which parts run in this process. */
+  @IsEnum(Role, { message: `must be one of ${Object.values(Role).join(', ')}` })
+  ROLE: Role = Role.All;
+
+  /** Port of the HTTP API. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer port number' })
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Address the HTTP servers bind to. */
+  @IsString()
+  @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */
+  @IsOptional()
+  @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string = undefined;
+
+  /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); unset starts the sandbox in-process. */
+  @IsOptional()
+  @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
+  UPSTREAM_BASE_URL?: string = undefined;
+
+  /** Root of the login call; defaults to the origin of UPSTREAM_BASE_URL. */
+  @IsOptional()
+  @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
+  UPSTREAM_AUTH_URL?: string = undefined;
+
+  /** Root of the websocket gateway; defaults to the origin of UPSTREAM_BASE_URL with a ws scheme. */
+  @IsOptional()
+  @IsUrl(WS_URL, { message: 'must be a ws(s) URL' })
+  UPSTREAM_WS_URL?: string = undefined;
+
+  /** Login of the gateway user; without it the trade feed is not available. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  UPSTREAM_EMAIL?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  UPSTREAM_PASSWORD?: string = undefined;
+
+  /** JSON file with asset names and withdraw/deposit data (see README). */
+  @IsOptional()
+  @IsString()
+  ASSETS_FILE?: string = undefined;
+
+  /** Port of the sandbox exchange. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer port number' })
+  @Min(0)
+  @Max(65535)
+  SANDBOX_PORT = 4000;
+
+  /** Seed of the sandbox: the same seed gives the same markets, orders and trades. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer' })
+  @Min(0)
+  SANDBOX_SEED = 1;
+
+  /** JSON file of sandbox markets; unset uses the built-in set. */
+  @IsOptional()
+  @IsString()
+  SANDBOX_MARKETS_FILE?: string = undefined;
+
+  /** Generate this many sandbox markets instead of the built-in set (scale tests). */
+  @IsOptional()
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer' })
+  @Min(1)
+  @Max(100000)
+  SANDBOX_MARKET_COUNT?: number = undefined;
+
+  /** JSON file of sandbox users; unset uses the demo user. */
+  @IsOptional()
+  @IsString()
+  SANDBOX_USERS_FILE?: string = undefined;
+
+  /** Synthetic orders per second per market. */
+  @EnvNumber()
+  @Min(0, { message: 'must be a number of orders per second, 0 or more' })
+  @Max(100000)
+  SANDBOX_FLOW_RATE = 4;
+
+  /** Hours of trade history the sandbox generates at start. */
+  @EnvNumber()
+  @Min(0)
+  @Max(48)
+  SANDBOX_HISTORY_HOURS = 24;
+
+  /** Name of the gateway's public trade event. */
+  @IsIn(TRADE_EVENT_NAMES, { message: `must be one of ${TRADE_EVENT_NAMES.join(', ')}` })
+  SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';
+
+  /** Enforce the exchange's REST rate limits (1 rps /frontoffice/, 2 rps /marketdata/). */
+  @EnvBoolean()
+  @IsIn([true, false], { message: 'must be true or false' })
+  SANDBOX_RATE_LIMITS = true;
+}
+
+/** Keys whose values never appear in messages. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['UPSTREAM_PASSWORD', 'REDIS_URL']);

@@ -1,0 +1,54 @@
+import { Role } from './role';
+import { ConfigValidationError, loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('gives the laptop defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.ROLE).toBe(Role.All);
+    expect(config.PORT).toBe(3000);
+    expect(config.SANDBOX_PORT).toBe(4000);
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.SANDBOX_RATE_LIMITS).toBe(true);
+  });
+
+  it('converts numbers and booleans and treats empty values as unset', () => {
+    const config = loadConfig({ PORT: '8080', SANDBOX_RATE_LIMITS: 'false', REDIS_URL: '  ', ROLE: 'api' });
+    expect(config.PORT).toBe(8080);
+    expect(config.SANDBOX_RATE_LIMITS).toBe(false);
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.ROLE).toBe(Role.Api);
+  });
+
+  it('lists every bad key with its reason in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ROLE: 'worker', PORT: 'eighty', REDIS_URL: 'http://x', SANDBOX_RATE_LIMITS: 'maybe' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const problems = (error as ConfigValidationError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.find((p) => p.startsWith('ROLE="worker"'))).toMatch(/all, api, ingest, sandbox/);
+    expect(problems.find((p) => p.startsWith('PORT="eighty"'))).toMatch(/integer/);
+    expect(problems.find((p) => p.startsWith('SANDBOX_RATE_LIMITS'))).toMatch(/true or false/);
+    expect((error as Error).message.split('\n')).toHaveLength(5);
+  });
+
+  it('never shows secret values', () => {
+    expect(() => loadConfig({ REDIS_URL: 'ftp://user:hunter2@host' })).toThrow(/REDIS_URL=<redacted>/);
+    try {
+      loadConfig({ REDIS_URL: 'ftp://user:hunter2@host', UPSTREAM_PASSWORD: 'hunter2' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('checks settings that belong together', () => {
+    expect(() => loadConfig({ UPSTREAM_EMAIL: 'a@b.c' })).toThrow(/set both or neither/);
+    expect(() => loadConfig({ UPSTREAM_WS_URL: 'ws://x' })).toThrow(/need UPSTREAM_BASE_URL/);
+    expect(() => loadConfig({ SANDBOX_MARKET_COUNT: '5', SANDBOX_MARKETS_FILE: 'm.json' })).toThrow(
+      /choose one/,
+    );
+  });
+});

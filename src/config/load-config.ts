@@ -1,0 +1,51 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { AppConfig, SECRET_KEYS } from './app-config';
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+type Environment = Record<string, string | undefined>;
+
+/**
+ * Reads the configuration from environment variables. Empty values count as unset.
+ * Throws one ConfigValidationError that names every bad key and why.
+ */
+export function loadConfig(env: Environment = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const plain: Record<string, string> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') plain[key] = value.trim();
+  }
+  const config = plainToInstance(AppConfig, plain, { exposeDefaultValues: true });
+  const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, plain));
+  problems.push(...crossFieldProblems(config));
+  if (problems.length > 0) throw new ConfigValidationError(problems);
+  return config;
+}
+
+function describe(error: ValidationError, plain: Record<string, string>): string {
+  const raw = plain[error.property];
+  const shown = SECRET_KEYS.has(error.property) ? '<redacted>' : JSON.stringify(raw ?? null);
+  const reasons = Object.values(error.constraints ?? {}).join('; ');
+  return `${error.property}=${shown}: ${reasons}`;
+}
+
+function crossFieldProblems(config: AppConfig): string[] {
+  const problems: string[] = [];
+  if (Boolean(config.UPSTREAM_EMAIL) !== Boolean(config.UPSTREAM_PASSWORD)) {
+    problems.push('UPSTREAM_EMAIL and UPSTREAM_PASSWORD: set both or neither');
+  }
+  if (!config.UPSTREAM_BASE_URL && (config.UPSTREAM_AUTH_URL || config.UPSTREAM_WS_URL)) {
+    problems.push('UPSTREAM_AUTH_URL/UPSTREAM_WS_URL: need UPSTREAM_BASE_URL as well');
+  }
+  if (config.SANDBOX_MARKET_COUNT !== undefined && config.SANDBOX_MARKETS_FILE) {
+    problems.push('SANDBOX_MARKET_COUNT and SANDBOX_MARKETS_FILE: choose one');
+  }
+  return problems;
+}
