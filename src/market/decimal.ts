@@ -1,0 +1,68 @@
+import BigConstructor, { Big } from 'big.js';
+
+/**
+ * Exact decimal arithmetic for market data.
+ *
+ * Upstream numbers reach the domain as the exact text of the JSON number, never as a binary float.
+ * `Decimal` is big.js configured so that no operation rounds silently below 40 decimal places and no
+ * rendering ever uses exponent notation.
+ */
+export const Decimal = BigConstructor();
+Decimal.DP = 40;
+Decimal.RM = BigConstructor.roundHalfUp;
+Decimal.NE = -1_000_000;
+Decimal.PE = 1_000_000;
+Decimal.strict = true;
+
+export type DecimalValue = Big;
+
+export const ZERO: DecimalValue = new Decimal('0');
+
+export class InvalidDecimalError extends Error {
+  constructor(readonly text: unknown) {
+    super(`not a decimal number: ${JSON.stringify(text)}`);
+    this.name = 'InvalidDecimalError';
+  }
+}
+
+/** Plain notation without superfluous zeros: "0.5", "12", "0.000000000000000001". */
+const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+const DECIMAL_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * The canonical text of a non-negative decimal (plain notation, no leading or trailing zeros),
+ * so that equal values always have equal text. Accepts exponent notation and trailing zeros.
+ */
+export function canonicalDecimal(text: string): string {
+  if (CANONICAL.test(text)) return text;
+  if (!DECIMAL_TEXT.test(text)) throw new InvalidDecimalError(text);
+  const value = new Decimal(text);
+  if (value.s < 0 && !value.eq(ZERO)) throw new InvalidDecimalError(text);
+  return value.abs().toFixed();
+}
+
+export function toDecimal(text: string): DecimalValue {
+  if (!DECIMAL_TEXT.test(text)) throw new InvalidDecimalError(text);
+  return new Decimal(text);
+}
+
+/** Fixed-scale plain text, rounded half away from zero, trailing zeros kept, never "-0". */
+export function formatFixed(value: DecimalValue, scale: number): string {
+  const text = value.toFixed(scale, BigConstructor.roundHalfUp);
+  return text.charCodeAt(0) === 45 /* - */ && /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
+/**
+ * Exact order of two canonical non-negative decimal texts.
+ * Compares the integer parts by length, then digit by digit, then the fractions.
+ */
+export function compareCanonical(a: string, b: string): number {
+  if (a === b) return 0;
+  const pointA = a.indexOf('.');
+  const pointB = b.indexOf('.');
+  const intA = pointA < 0 ? a.length : pointA;
+  const intB = pointB < 0 ? b.length : pointB;
+  if (intA !== intB) return intA < intB ? -1 : 1;
+  // Same integer length: plain string order decides, with a missing fraction sorting first.
+  return a < b ? -1 : 1;
+}
