@@ -1,0 +1,6 @@
+export interface Clock {
+  /** Unix milliseconds. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
