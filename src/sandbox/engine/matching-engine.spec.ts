@@ -172,6 +172,7 @@ describe('MatchingEngine', () => {
         }
         for (const side of [Side.Buy, Side.Sell]) {
           const levels = [...book.levels(side)];
+          expect(book.totalAmount(side)).toBe(levels.reduce((sum, level) => sum + level.amount, 0n));
           for (let i = 1; i < levels.length; i++) {
             expect(
               side === Side.Buy

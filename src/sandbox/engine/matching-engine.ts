@@ -40,6 +40,7 @@ export class MatchingEngine {
   private readonly bids = new BookSide(Side.Buy);
   private readonly asks = new BookSide(Side.Sell);
   private readonly ordersById = new Map<number, Order>();
+  private readonly totals = { [Side.Buy]: 0n, [Side.Sell]: 0n };
 
   constructor(private readonly nextOrderId: () => number) {}
 
@@ -57,6 +58,11 @@ export class MatchingEngine {
 
   bestPrice(side: Side): bigint | undefined {
     return this.sideOf(side).best()?.price;
+  }
+
+  /** Sum of the resting amounts of one side. */
+  totalAmount(side: Side): bigint {
+    return this.totals[side];
   }
 
   levelCount(side: Side): number {
@@ -95,6 +101,7 @@ export class MatchingEngine {
       const level = this.sideOf(order.side).levelAt(order.price);
       tracker.touch(order.side, level, level.orders.length === 0);
       level.add(order);
+      this.totals[order.side] += order.remaining;
       this.ordersById.set(order.id, order);
       status = 'working';
     } else status = 'cancelled';
@@ -110,6 +117,7 @@ export class MatchingEngine {
     if (level) {
       tracker.touch(order.side, level, false);
       level.remove(order);
+      this.totals[order.side] -= order.remaining;
       if (level.orders.length === 0) side.removeLevel(level);
     }
     this.ordersById.delete(orderId);
@@ -131,6 +139,7 @@ export class MatchingEngine {
         maker.remaining -= amount;
         taker.remaining -= amount;
         level.total -= amount;
+        this.totals[book.side] -= amount;
         fills.push({ maker, taker, price: level.price, amount });
         if (maker.remaining === 0n) {
           level.orders.shift();
