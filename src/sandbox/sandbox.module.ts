@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ControlModule } from './control/control.module';
+import { GatewayModule } from './gateway/gateway.module';
+import { HubModule } from './hub/hub.module';
+import { SandboxRestModule } from './rest/rest.module';
+import { SandboxCoreModule } from './sandbox-core.module';
+import { SandboxUsersModule } from './users/users.module';
+
+/** The sandbox exchange: every interface of the exchange on one port, plus its control endpoints. */
+@Module({
+  imports: [
+    SandboxCoreModule,
+    SandboxUsersModule,
+    SandboxRestModule,
+    HubModule,
+    GatewayModule,
+    ControlModule,
+  ],
+})
+export class SandboxModule {}

@@ -1,0 +1,63 @@
+import { Module, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AddressInfo } from 'node:net';
+import { AppConfig } from '../config/app-config';
+import { ConfigModule } from '../config/config.module';
+import { SandboxModule } from './sandbox.module';
+import { SandboxExchange } from './simulation/sandbox-exchange';
+
+export interface RunningSandbox {
+  readonly app: NestFastifyApplication;
+  readonly exchange: SandboxExchange;
+  readonly port: number;
+  /** Root of the REST interface and the hubs. */
+  readonly baseUrl: string;
+  /** Root of the login call. */
+  readonly authUrl: string;
+  /** Root of the websocket gateway. */
+  readonly wsUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the sandbox exchange on `SANDBOX_PORT` (0 picks a free port). */
+export async function startSandbox(
+  config: AppConfig,
+  logger: LogLevel[] | false = ['error', 'warn', 'log'],
+): Promise<RunningSandbox> {
+  @Module({ imports: [ConfigModule.forRoot(config), SandboxModule] })
+  class SandboxAppModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(SandboxAppModule, new FastifyAdapter(), {
+    logger,
+  });
+  app.enableShutdownHooks();
+  await app.listen(config.SANDBOX_PORT, config.HOST);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const baseUrl = `http://${host}:${port}`;
+  return {
+    app,
+    exchange: app.get(SandboxExchange),
+    port,
+    baseUrl,
+    authUrl: baseUrl,
+    wsUrl: `ws://${host}:${port}`,
+    close: () => app.close(),
+  };
+}
+
+/** The lines `npm run sandbox` prints: where each interface listens. */
+export function describeSandbox(sandbox: RunningSandbox): string {
+  const { baseUrl, wsUrl, exchange } = sandbox;
+  return [
+    `Sandbox exchange with ${exchange.all().length} markets:`,
+    `  REST     ${baseUrl}/frontoffice/api/info`,
+    `           ${baseUrl}/marketdata/instruments/{instrument}/depth`,
+    `           ${baseUrl}/marketdata/instruments/{instrument}/history`,
+    `  Hub      ${baseUrl}/marketdata/info   (SignalR, stream "Book")`,
+    `  Login    ${baseUrl}/api/v1/trade/auth   (demo@example.com / demo)`,
+    `  Gateway  ${wsUrl}/WSGateway/`,
+    `  Control  ${baseUrl}/sandbox/truth/{instrument}, ${baseUrl}/sandbox/faults, ${baseUrl}/sandbox/flow`,
+  ].join('\n');
+}
