@@ -119,6 +119,13 @@ export class AppConfig {
   @IsIn(TRADE_EVENT_NAMES, { message: `must be one of ${TRADE_EVENT_NAMES.join(', ')}` })
   SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';
 
+  /** Interval of the sandbox hub's keep-alive pings; a connection silent for twice this long is closed. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  SANDBOX_KEEPALIVE_MS = 15_000;
+
   /** Enforce the exchange's REST rate limits (1 rps /frontoffice/, 2 rps /marketdata/). */
   @EnvBoolean()
   @IsIn([true, false], { message: 'must be true or false' })
