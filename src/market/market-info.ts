@@ -1,0 +1,44 @@
+/** A market as the exchange describes it, joined with its gateway identity. Decimals are canonical text. */
+export interface MarketInfo {
+  /** `{base}_{quote}`, lower case. */
+  readonly instrument: string;
+  readonly baseAsset: string;
+  readonly quoteAsset: string;
+  readonly priceScale: number;
+  readonly amountScale: number;
+  readonly minAmount: string;
+  readonly priceDeviation: string;
+  readonly makerFee: string;
+  readonly takerFee: string;
+  readonly hidden: boolean;
+  /** `Open`, `Halted` or `Paused` (normalized letter case); anything else is kept as sent. */
+  readonly status: string;
+  readonly side: string;
+  readonly isCustom: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** The gateway's id and symbol of the market, when the gateway lists it. */
+  readonly gateway?: { readonly instrumentId: number; readonly symbol: string };
+}
+
+/** What aggregators are told about an asset; the exchange's market data does not carry these. */
+export interface AssetInfo {
+  /** Upper case, e.g. `BTC`. */
+  readonly symbol: string;
+  readonly name: string;
+  readonly canWithdraw: boolean;
+  readonly canDeposit: boolean;
+  readonly minWithdraw: string;
+  readonly maxWithdraw: string;
+}
+
+export interface MarketCatalog {
+  readonly markets: readonly MarketInfo[];
+  readonly assets: readonly AssetInfo[];
+  /** Unix milliseconds of the last successful refresh. */
+  readonly refreshedAt: number;
+}
+
+export function isFrozen(market: MarketInfo): boolean {
+  return market.status === 'Halted' || market.status === 'Paused';
+}

@@ -1,0 +1,93 @@
+import { MarketCatalog } from '../market/market-info';
+import { MarketStats } from '../market/market-stats';
+import { SyncState } from '../market/sync-state';
+import { Trade } from '../market/trade';
+
+/** `[price, amount]`, canonical decimal text. */
+export type PriceLevel = readonly [price: string, amount: string];
+
+/** Whether the instrument's 24-hour trades come from a live trade feed. */
+export type TradeFeedState = 'live' | 'unavailable';
+
+/** The small, frequently read summary of one instrument, written with every change. */
+export interface InstrumentHead {
+  readonly instrument: string;
+  readonly bookVersion: number;
+  /** Unix milliseconds of the book's last change. */
+  readonly bookUpdatedAt: number;
+  readonly syncState: SyncState;
+  readonly bestBid?: PriceLevel;
+  readonly bestAsk?: PriceLevel;
+  readonly stats: MarketStats;
+  /** Grows whenever the stored trades change, so readers know when to reload them. */
+  readonly tradesRevision: number;
+  readonly tradeFeed: TradeFeedState;
+  /** Unix milliseconds of the last upstream message about this instrument, for freshness. */
+  readonly lastEventAt: number;
+}
+
+/** A full book, best levels first on both sides. */
+export interface BookView {
+  readonly instrument: string;
+  readonly version: number;
+  readonly updatedAt: number;
+  readonly syncState: SyncState;
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+}
+
+/** Proof that the writer still owns the instrument; a store rejects writes carrying a stale token. */
+export interface WriteFence {
+  readonly owner: string;
+  readonly token: number;
+}
+
+/**
+ * One atomic change of one instrument. With `replace` the levels and trades are the complete state;
+ * without it, `levels` holds only changed levels (amount "0" removes one) and `tradesAdded` the new trades.
+ */
+export interface InstrumentWrite {
+  readonly instrument: string;
+  readonly replace: boolean;
+  readonly head: InstrumentHead;
+  readonly levels?: { readonly bids: readonly PriceLevel[]; readonly asks: readonly PriceLevel[] };
+  readonly tradesAdded?: readonly Trade[];
+  /** Stored trades with `time <= tradesBefore` are dropped. */
+  readonly tradesBefore?: number;
+  readonly fence?: WriteFence;
+}
+
+export type ChangeNotice =
+  | { readonly kind: 'instrument'; readonly instrument: string; readonly bookVersion: number; readonly tradesRevision: number }
+  | { readonly kind: 'catalog'; readonly refreshedAt: number };
+
+export interface WriteOutcome {
+  readonly instrument: string;
+  /** `fenced`: the fence token was stale and nothing was written. */
+  readonly result: 'written' | 'fenced';
+}
+
+export interface StoreHealth {
+  readonly reachable: boolean;
+  readonly latencyMs?: number;
+  readonly error?: string;
+}
+
+/**
+ * Market state shared by the ingest (the writer, one per instrument) and the API (readers).
+ * Writes are atomic per instrument and announced as change notices; reads never see half a write.
+ */
+export interface StateStore {
+  write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]>;
+  writeCatalog(catalog: MarketCatalog): Promise<void>;
+  readCatalog(): Promise<MarketCatalog | undefined>;
+  readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>>;
+  readBook(instrument: string): Promise<BookView | undefined>;
+  /** Stored trades of the instrument, oldest first (by time, then by trade id). */
+  readTrades(instrument: string): Promise<Trade[]>;
+  onChange(listener: (notice: ChangeNotice) => void): () => void;
+  /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */
+  onReset(listener: () => void): () => void;
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
