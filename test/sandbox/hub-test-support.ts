@@ -208,3 +208,22 @@ export class RawHubClient {
     await this.waitForClose().catch(() => this.socket.terminate());
   }
 }
+
+/** Status of a websocket upgrade on the hub (101 when it was accepted). */
+export function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once('open', () => {
+      socket.terminate();
+      resolve(101);
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      response.resume();
+      socket.terminate();
+    });
+    socket.once('error', (error) => {
+      if (socket.readyState !== WebSocket.CLOSED) reject(error);
+    });
+  });
+}

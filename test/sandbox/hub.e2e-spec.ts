@@ -2,6 +2,7 @@ import { HubConnection, HubConnectionState } from '@microsoft/signalr';
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { Side } from '../../src/sandbox/engine/side';
 import { formatUnits } from '../../src/sandbox/engine/units';
+import { HubServer } from '../../src/sandbox/hub/hub-server';
 import { MarketDataHub } from '../../src/sandbox/hub/market-data-hub';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
@@ -14,6 +15,7 @@ import {
   RawHubClient,
   RS,
   sorted,
+  upgradeStatus,
   waitFor,
 } from './hub-test-support';
 
@@ -46,10 +48,48 @@ describe('sandbox market-data hub: Book stream', () => {
     return connection;
   }
 
+  async function negotiate(query: string): Promise<Record<string, unknown>> {
+    const response = await fetch(`${sandbox.baseUrl}/marketdata/info/negotiate${query}`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, unknown>;
+  }
+
   it('completes the handshake with the official client without negotiation', async () => {
     const hub = await connect();
     expect(hub.state).toBe(HubConnectionState.Connected);
     expect(hub.connectionId).toBeNull();
+  });
+
+  it('negotiates with the official client and streams over the negotiated connection', async () => {
+    const hub = await connect(true);
+    expect(hub.connectionId).toEqual(expect.any(String));
+    const mirror = new BookMirror().follow(hub.stream<BookItem>('Book', 'eth_usdt'));
+    await waitFor(() => mirror.items.length === 1, 'the snapshot');
+    expect(mirror.items[0].snapshot).toBe(true);
+  });
+
+  it('lets each negotiated token open one websocket, soon after negotiation', async () => {
+    const reply = await negotiate('?negotiateVersion=1');
+    expect(reply).toEqual({
+      connectionId: expect.any(String),
+      connectionToken: expect.any(String),
+      negotiateVersion: 1,
+      availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
+    });
+    const url = `${sandbox.wsUrl}/marketdata/info?id=${reply.connectionToken}`;
+    raw = await RawHubClient.connect(url);
+    expect(await upgradeStatus(url)).toBe(409);
+    expect(await upgradeStatus(`${sandbox.wsUrl}/marketdata/info?id=made-up`)).toBe(404);
+    await raw.close();
+    await waitFor(() => sandbox.app.get(HubServer).connectionCount === 0, 'the connection to end');
+    expect(await upgradeStatus(url)).toBe(404);
+  });
+
+  it('answers a client of negotiate version 0 without a token; its connection id opens the websocket', async () => {
+    const reply = await negotiate('');
+    expect(reply.negotiateVersion).toBe(0);
+    expect(reply).not.toHaveProperty('connectionToken');
+    raw = await RawHubClient.connect(`${sandbox.wsUrl}/marketdata/info?id=${reply.connectionId}`);
   });
 
   it('streams the whole book first, sorted ascending on both sides, then each change with its version', async () => {
