@@ -1,0 +1,27 @@
+/** The exchange's REST path families, each with its own rate limit (spec 8). */
+export type RestFamily = 'frontoffice' | 'marketdata';
+
+/** Requests per second the exchange admits per family before it answers 429. */
+export const REST_RATE_LIMITS: Readonly<Record<RestFamily, number>> = {
+  frontoffice: 1,
+  marketdata: 2,
+};
+
+/**
+ * Permission to send REST requests to the exchange. Every request, retries included, takes one
+ * permit of its family first. Implementations may be in-process or shared between replicas.
+ */
+export interface RequestBudget {
+  /**
+   * Resolves when one request of `family` may be sent now. Rejects with `signal.reason` when the
+   * signal aborts first; an aborted wait uses up nothing.
+   */
+  acquire(family: RestFamily, signal?: AbortSignal): Promise<void>;
+}
+
+/** The family of a REST path relative to the base URL, e.g. `/marketdata/instruments/btc_usdt/depth`. */
+export function restFamilyOf(path: string): RestFamily {
+  if (path.startsWith('/frontoffice/')) return 'frontoffice';
+  if (path.startsWith('/marketdata/')) return 'marketdata';
+  throw new RangeError(`${path} is under neither /frontoffice/ nor /marketdata/`);
+}

@@ -1,0 +1,113 @@
+import { REST_RATE_LIMITS, RequestBudget, RestFamily } from './request-budget';
+
+export interface TokenBucketBudgetOptions {
+  /** Requests per window per family; defaults to the exchange's limits (1 /frontoffice/, 2 /marketdata/). */
+  readonly limits?: Partial<Readonly<Record<RestFamily, number>>>;
+  /** The window the exchange counts requests in. */
+  readonly windowMs?: number;
+  /**
+   * Extra time a token stays away beyond the window. It absorbs the difference between when a
+   * request leaves and when the exchange counts it (an earlier request delayed more than a later one).
+   */
+  readonly marginMs?: number;
+  /** Monotonic clock in milliseconds. */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_WINDOW_MS = 1000;
+export const DEFAULT_MARGIN_MS = 100;
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly signal?: AbortSignal;
+  readonly onAbort: () => void;
+}
+
+/**
+ * One family's bucket of `capacity` tokens; a token taken at t comes back at t + hold.
+ *
+ * A bucket that refills continuously (capacity N, N tokens per second) would admit up to 2N
+ * requests within one second (a full bucket, then a second's refill), and the exchange answers 429
+ * to anything above N in any one-second window. Returning each token a whole window after its use
+ * bounds every window to N while still allowing a burst of N.
+ */
+class FamilyBucket {
+  /** When each taken token comes back, earliest first. */
+  private readonly returns: number[] = [];
+  private readonly waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly holdMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  take(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: () => this.abandon(waiter) };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.grant();
+    });
+  }
+
+  /** Hands free tokens to the waiters in arrival order, and wakes up when the next token returns. */
+  private grant(): void {
+    const now = this.now();
+    while (this.returns.length > 0 && this.returns[0] <= now) this.returns.shift();
+    while (this.waiters.length > 0 && this.returns.length < this.capacity) {
+      const waiter = this.waiters.shift()!;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.returns.push(now + this.holdMs);
+      waiter.resolve();
+    }
+    if (this.waiters.length > 0 && this.timer === undefined) {
+      const delay = Math.max(1, Math.ceil(this.returns[0] - now));
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.grant();
+      }, delay);
+    }
+  }
+
+  private abandon(waiter: Waiter): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index < 0) return;
+    this.waiters.splice(index, 1);
+    if (this.waiters.length === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    waiter.reject(waiter.signal!.reason);
+  }
+}
+
+/**
+ * The request budget of one process: per family, at most `limit` requests in any window of
+ * `windowMs + marginMs`, served first come, first served. Families are independent.
+ */
+export class TokenBucketBudget implements RequestBudget {
+  private readonly buckets: Record<RestFamily, FamilyBucket>;
+
+  constructor(options: TokenBucketBudgetOptions = {}) {
+    const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+    const marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
+    const now = options.now ?? (() => performance.now());
+    if (!(windowMs > 0)) throw new RangeError('windowMs must be positive');
+    if (!(marginMs >= 0)) throw new RangeError('marginMs must not be negative');
+    const bucket = (family: RestFamily): FamilyBucket => {
+      const limit = options.limits?.[family] ?? REST_RATE_LIMITS[family];
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new RangeError(`limit of ${family} must be a positive integer`);
+      return new FamilyBucket(limit, windowMs + marginMs, now);
+    };
+    this.buckets = { frontoffice: bucket('frontoffice'), marketdata: bucket('marketdata') };
+  }
+
+  acquire(family: RestFamily, signal?: AbortSignal): Promise<void> {
+    return this.buckets[family].take(signal);
+  }
+}
