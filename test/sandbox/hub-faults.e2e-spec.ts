@@ -11,6 +11,7 @@ import {
   HubClientOptions,
   RawHubClient,
   RS,
+  upgradeStatus,
   waitFor,
 } from './hub-test-support';
 

@@ -222,8 +222,7 @@ export function upgradeStatus(url: string): Promise<number> {
       response.resume();
       socket.terminate();
     });
-    socket.once('error', (error) => {
-      if (socket.readyState !== WebSocket.CLOSED) reject(error);
-    });
+    // After an answer (or terminate()) more errors may follow; the first outcome counts.
+    socket.on('error', reject);
   });
 }

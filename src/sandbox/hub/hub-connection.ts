@@ -61,10 +61,6 @@ export class HubConnection {
     return this.state === 'connected';
   }
 
-  get activeStreams(): number {
-    return this.invocations.activeStreams;
-  }
-
   onClosed(listener: () => void): void {
     this.closedListeners.push(listener);
   }
@@ -116,7 +112,8 @@ export class HubConnection {
       return;
     }
     if (this.state !== 'connected') return;
-    // A silenced server reads nothing either, so the client's silence is not held against it.
+    // Clients ping in reply to what they receive, so a silenced server does not count their quiet:
+    // the fault is meant to be noticed by the client, not to end in a server-side close.
     if (this.options.isSilenced()) {
       this.lastReceivedAt = now;
       return;

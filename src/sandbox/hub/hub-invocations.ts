@@ -21,10 +21,6 @@ export class HubInvocations {
     private readonly send: (frame: string) => void,
   ) {}
 
-  get activeStreams(): number {
-    return this.streams.size;
-  }
-
   invoke(message: InvocationMessage): void {
     const { invocationId, target } = message;
     // A call without an invocation id expects no reply, not even an error.

@@ -133,6 +133,7 @@ describe('hub protocol messages', () => {
     );
     expect(PING_FRAME).toBe(`{"type":6}${RS}`);
     expect(completionFrame('3')).toBe(`{"type":3,"invocationId":"3"}${RS}`);
+    expect(completionFrame('\u00011')).toBe(`{"type":3,"invocationId":"\\u00011"}${RS}`);
     expect(completionFrame('3', "Unknown hub method 'X'")).toBe(
       `{"type":3,"invocationId":"3","error":"Unknown hub method 'X'"}${RS}`,
     );

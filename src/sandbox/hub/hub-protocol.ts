@@ -150,8 +150,12 @@ export function streamItemFrame(invocationId: string, itemJson: string): string 
 
 export const PING_FRAME = serializeHubMessage({ type: MessageType.Ping });
 
+/** A completion without result; plain JSON, since the client chose the invocation id. */
 export function completionFrame(invocationId: string, error?: string): string {
-  return serializeHubMessage({ type: MessageType.Completion, invocationId, ...optional('error', error) });
+  return (
+    JSON.stringify({ type: MessageType.Completion, invocationId, ...optional('error', error) }) +
+    RECORD_SEPARATOR
+  );
 }
 
 /** Reads the client's first message, `{"protocol":"json","version":1}`. */
