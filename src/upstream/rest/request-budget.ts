@@ -7,8 +7,18 @@ export const REST_RATE_LIMITS: Readonly<Record<RestFamily, number>> = {
   marketdata: 2,
 };
 
+/** Leave to send one request. */
+export interface RequestPermit {
+  /**
+   * Call once the request is over: answered, failed or abandoned. The exchange counted it at some
+   * moment before its answer, so only from here on can a budget tell when that count leaves the
+   * exchange's window. Later calls do nothing.
+   */
+  release(): void;
+}
+
 /**
- * Permission to send REST requests to the exchange. Every request, retries included, takes one
+ * Permission to send REST requests to the exchange. Every request, retries included, takes a
  * permit of its family first. Implementations may be in-process or shared between replicas.
  */
 export interface RequestBudget {
@@ -16,7 +26,7 @@ export interface RequestBudget {
    * Resolves when one request of `family` may be sent now. Rejects with `signal.reason` when the
    * signal aborts first; an aborted wait uses up nothing.
    */
-  acquire(family: RestFamily, signal?: AbortSignal): Promise<void>;
+  acquire(family: RestFamily, signal?: AbortSignal): Promise<RequestPermit>;
 }
 
 /** The family of a REST path relative to the base URL, e.g. `/marketdata/instruments/btc_usdt/depth`. */

@@ -1,15 +1,9 @@
 import { RestFamily } from './request-budget';
 import { TokenBucketBudget } from './token-bucket-budget';
 
-/** Most grants inside any half-open window (t - windowMs, t]. */
-function mostInAnyWindow(times: readonly number[], windowMs: number): number {
-  let most = 0;
-  for (const end of times) most = Math.max(most, times.filter((t) => t > end - windowMs && t <= end).length);
-  return most;
-}
-
 describe('TokenBucketBudget', () => {
   let start: number;
+  const elapsed = () => performance.now() - start;
 
   beforeEach(() => {
     jest.useFakeTimers();
@@ -17,11 +11,23 @@ describe('TokenBucketBudget', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  /** Starts `count` acquires of one family and records when each is granted, relative to the start. */
-  function requestMany(budget: TokenBucketBudget, family: RestFamily, count: number): number[] {
+  /**
+   * Starts `count` acquires of one family; each request then runs for `durationMs` and releases its
+   * permit. Returns the grant times relative to the start, filled in as they happen.
+   */
+  function requestMany(
+    budget: TokenBucketBudget,
+    family: RestFamily,
+    count: number,
+    durationMs = 0,
+  ): number[] {
     const granted: number[] = [];
     for (let i = 0; i < count; i++) {
-      void budget.acquire(family).then(() => granted.push(performance.now() - start));
+      void budget.acquire(family).then((permit) => {
+        granted.push(elapsed());
+        if (durationMs === 0) permit.release();
+        else setTimeout(() => permit.release(), durationMs);
+      });
     }
     return granted;
   }
@@ -38,20 +44,41 @@ describe('TokenBucketBudget', () => {
     expect(granted).toEqual([0, 0, 1100, 1100, 2200, 2200]);
   });
 
-  it('never admits more than the limit in any one-second window, whatever the arrival pattern', async () => {
+  it('counts the window from the end of each request, since the exchange counts it on arrival', async () => {
+    const granted = requestMany(new TokenBucketBudget({ marginMs: 0 }), 'frontoffice', 3, 400);
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(granted).toEqual([0, 1400, 2800]);
+  });
+
+  it('never lets more than the limit fall in any one-second window, whatever the arrivals and durations', async () => {
     const budget = new TokenBucketBudget({ marginMs: 0 });
-    const granted: number[] = [];
+    /** Each request as [grant, release]: the exchange counts it at some moment in between. */
+    const spans: [number, number][] = [];
     const arrivals = [0, 0, 0, 300, 700, 999, 1000, 1001, 2500, 2500, 2501, 4000];
-    for (const arrival of arrivals) {
-      setTimeout(
-        () => void budget.acquire('marketdata').then(() => granted.push(performance.now() - start)),
-        arrival,
-      );
+    const durations = [450, 0, 30, 999, 1, 0, 250, 10, 700, 0, 5, 60];
+    arrivals.forEach((arrival, index) => {
+      setTimeout(() => {
+        void budget.acquire('marketdata').then((permit) => {
+          const granted = elapsed();
+          setTimeout(() => {
+            spans.push([granted, elapsed()]);
+            permit.release();
+          }, durations[index]);
+        });
+      }, arrival);
+    });
+    await jest.advanceTimersByTimeAsync(30_000);
+    expect(spans).toHaveLength(arrivals.length);
+    // Three requests can be counted inside one window (t - 1000, t] exactly when the latest of their
+    // grants comes less than 1000 ms after the earliest of their releases.
+    for (const [i, a] of spans.entries()) {
+      for (const [j, b] of spans.entries()) {
+        for (const c of spans.slice(Math.max(i, j) + 1)) {
+          if (j <= i) continue;
+          expect(Math.max(a[0], b[0], c[0]) - Math.min(a[1], b[1], c[1])).toBeGreaterThanOrEqual(1000);
+        }
+      }
     }
-    await jest.advanceTimersByTimeAsync(20_000);
-    expect(granted).toHaveLength(arrivals.length);
-    expect(mostInAnyWindow(granted, 1000)).toBe(2);
-    expect(granted).toEqual([...granted].sort((a, b) => a - b));
   });
 
   it('does not refill beyond the limit after a quiet period', async () => {
@@ -77,14 +104,29 @@ describe('TokenBucketBudget', () => {
   it('serves waiters in arrival order', async () => {
     const budget = new TokenBucketBudget({ marginMs: 0 });
     const order: string[] = [];
-    for (const name of ['a', 'b', 'c']) void budget.acquire('frontoffice').then(() => order.push(name));
+    for (const name of ['a', 'b', 'c']) {
+      void budget.acquire('frontoffice').then((permit) => {
+        order.push(name);
+        permit.release();
+      });
+    }
     await jest.advanceTimersByTimeAsync(2000);
     expect(order).toEqual(['a', 'b', 'c']);
   });
 
+  it('ignores a second release of the same permit', async () => {
+    const budget = new TokenBucketBudget({ marginMs: 0 });
+    const permit = await budget.acquire('frontoffice');
+    permit.release();
+    permit.release();
+    const granted = requestMany(budget, 'frontoffice', 2);
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(granted).toEqual([1000, 2000]);
+  });
+
   it('rejects an aborted wait with the reason and gives its turn to the next waiter', async () => {
     const budget = new TokenBucketBudget({ marginMs: 0 });
-    await budget.acquire('frontoffice');
+    (await budget.acquire('frontoffice')).release();
     const controller = new AbortController();
     const abandoned = budget.acquire('frontoffice', controller.signal);
     const next = requestMany(budget, 'frontoffice', 1);
@@ -105,11 +147,8 @@ describe('TokenBucketBudget', () => {
   });
 
   it('applies configured limits and rejects impossible ones', async () => {
-    const granted = requestMany(
-      new TokenBucketBudget({ limits: { frontoffice: 3 }, marginMs: 0 }),
-      'frontoffice',
-      4,
-    );
+    const budget = new TokenBucketBudget({ limits: { frontoffice: 3 }, marginMs: 0 });
+    const granted = requestMany(budget, 'frontoffice', 4);
     await jest.advanceTimersByTimeAsync(1000);
     expect(granted).toEqual([0, 0, 0, 1000]);
     expect(() => new TokenBucketBudget({ limits: { marketdata: 0 } })).toThrow(RangeError);
