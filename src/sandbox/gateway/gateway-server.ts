@@ -108,17 +108,26 @@ export class GatewayServer implements OnModuleInit, OnModuleDestroy {
     if (exchange.faults.isOn('malformed-frame')) this.startMalformedFrames();
   }
 
-  onModuleDestroy(): void {
+  /** Closes every socket with 1001 and waits for them; one that does not answer in time is cut off. */
+  async onModuleDestroy(): Promise<void> {
     this.closing = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     clearInterval(this.malformedTimer);
     this.level1.close();
     this.statuses.close();
+    const sockets = [...this.server.clients];
+    const closed = sockets.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState === WebSocket.CLOSED) resolve();
+          else socket.once('close', () => resolve());
+        }),
+    );
     for (const connection of this.connections) connection.close(CloseCode.GoingAway, 'server shutting down');
-    for (const socket of this.server.clients) {
-      setTimeout(() => socket.terminate(), SHUTDOWN_GRACE_MS).unref();
-    }
-    this.server.close();
+    const cutOff = setTimeout(() => sockets.forEach((socket) => socket.terminate()), SHUTDOWN_GRACE_MS);
+    await Promise.all(closed);
+    clearTimeout(cutOff);
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   get connectionCount(): number {
