@@ -257,6 +257,18 @@ describe('sandbox control', () => {
       expect(faults.filter((fault: { enabled: boolean }) => fault.enabled)).toEqual([]);
     });
 
+    it('answers 415 with the error body for a body that is not JSON', async () => {
+      const response = await fetch(`${sandbox.baseUrl}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/xml' },
+        body: '<fault name="silence"/>',
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        errors: [{ code: 'unsupported_media_type', message: expect.any(String) }],
+      });
+    });
+
     it('answers 400 for a missing body', async () => {
       const response = await fetch(`${sandbox.baseUrl}/sandbox/faults`, { method: 'POST' });
       expect(response.status).toBe(400);
