@@ -20,6 +20,8 @@ const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts'
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // Integration suites start real servers; a global option, so it cannot live in the e2e project.
+  testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '\\.spec\\.ts$' },
     {
@@ -27,7 +29,6 @@ module.exports = {
       displayName: 'e2e',
       rootDir: 'test',
       testRegex: '\\.e2e-spec\\.ts$',
-      testTimeout: 60000,
     },
   ],
 };

@@ -58,6 +58,8 @@ export function describeSandbox(sandbox: RunningSandbox): string {
     `  Hub      ${baseUrl}/marketdata/info   (SignalR, stream "Book")`,
     `  Login    ${baseUrl}/api/v1/trade/auth   (demo@example.com / demo)`,
     `  Gateway  ${wsUrl}/WSGateway/`,
-    `  Control  ${baseUrl}/sandbox/truth/{instrument}, ${baseUrl}/sandbox/faults, ${baseUrl}/sandbox/flow`,
+    `  Control  ${baseUrl}/sandbox/truth/{instrument}`,
+    `           ${baseUrl}/sandbox/faults, ${baseUrl}/sandbox/flow, ${baseUrl}/sandbox/stats`,
+    `           ${baseUrl}/sandbox/markets/{instrument}/step`,
   ].join('\n');
 }
