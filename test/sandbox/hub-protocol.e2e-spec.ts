@@ -4,7 +4,7 @@ import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { startTestSandbox } from '../support/start-test-sandbox';
 import { BookItem, BookMirror, hubClient, RawHubClient, RS, waitFor } from './hub-test-support';
 
-const KEEPALIVE_MS = 300;
+const KEEPALIVE_MS = 500;
 
 describe('sandbox market-data hub: handshake, keep-alive and broken input', () => {
   let sandbox: RunningSandbox;
@@ -140,7 +140,7 @@ describe('sandbox market-data hub: handshake, keep-alive and broken input', () =
   });
 
   it('keeps the official client connected through quiet periods with its keep-alive', async () => {
-    connection = hubClient(sandbox.baseUrl, { keepAliveMs: 100, serverTimeoutMs: 2 * KEEPALIVE_MS });
+    connection = hubClient(sandbox.baseUrl, { keepAliveMs: 100, serverTimeoutMs: 3 * KEEPALIVE_MS });
     let closedWith: Error | undefined | null = null;
     connection.onclose((error) => {
       closedWith = error;
@@ -149,5 +149,36 @@ describe('sandbox market-data hub: handshake, keep-alive and broken input', () =
     await new Promise((resolve) => setTimeout(resolve, 5 * KEEPALIVE_MS));
     expect(closedWith).toBeNull();
     expect(connection.state).toBe(HubConnectionState.Connected);
+  });
+});
+
+describe('sandbox market-data hub: shutdown', () => {
+  it('closes every hub connection when the application closes', async () => {
+    const sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '50' });
+    const raw = await RawHubClient.connect(`${sandbox.wsUrl}/marketdata/info`);
+    const connection = hubClient(sandbox.baseUrl);
+    let closedWith: Error | undefined;
+    connection.onclose((error) => {
+      closedWith = error;
+    });
+    try {
+      await connection.start();
+      const mirror = new BookMirror().follow(connection.stream<BookItem>('Book', 'btc_usdt'));
+      await waitFor(() => mirror.items.length > 1, 'a snapshot and a delta');
+
+      const start = Date.now();
+      await sandbox.close();
+      expect(Date.now() - start).toBeLessThan(2000);
+      expect(await raw.waitForClose()).toBe(1001);
+      await waitFor(
+        () => connection.state === HubConnectionState.Disconnected,
+        'the client to see the close',
+      );
+      expect(closedWith?.message).toContain('1001');
+      expect(sandbox.app.get(HubServer).connectionCount).toBe(0);
+    } finally {
+      await connection.stop();
+      await raw.close();
+    }
   });
 });
