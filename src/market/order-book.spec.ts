@@ -1,0 +1,326 @@
+import fc from 'fast-check';
+import type { PriceLevel } from '../store/state-store';
+import { BookSide, LevelUpdate } from './book-update';
+import { canonicalDecimal, Decimal } from './decimal';
+import { OrderBook } from './order-book';
+
+const bid = (price: string, amount: string): LevelUpdate => ({ side: 'bid', price, amount });
+const ask = (price: string, amount: string): LevelUpdate => ({ side: 'ask', price, amount });
+
+/** The obvious book: a Map per side, sorted exactly with Decimal when read. */
+class NaiveBook {
+  readonly sides = { bid: new Map<string, string>(), ask: new Map<string, string>() };
+
+  apply(update: LevelUpdate): void {
+    if (new Decimal(update.amount).eq(new Decimal('0'))) this.sides[update.side].delete(update.price);
+    else this.sides[update.side].set(update.price, update.amount);
+  }
+
+  replace(updates: readonly LevelUpdate[]): void {
+    this.sides.bid.clear();
+    this.sides.ask.clear();
+    updates.forEach((update) => this.apply(update));
+  }
+
+  levels(side: BookSide): PriceLevel[] {
+    const sign = side === 'bid' ? -1 : 1;
+    return [...this.sides[side].entries()].sort(
+      ([a], [b]) => sign * new Decimal(a).cmp(new Decimal(b)),
+    ) as PriceLevel[];
+  }
+}
+
+/**
+ * Prices that collide often: ordinary ones, 18-decimal ones differing only in the last two digits (a float
+ * cannot tell most of them apart), integers too large for a float to hold exactly, and beyond the float range.
+ */
+const price = fc
+  .oneof(
+    fc.integer({ min: 1, max: 60 }).map((n) => `${n / 4}`),
+    fc
+      .tuple(fc.constantFrom('12345678', '0', '999'), fc.integer({ min: 0, max: 40 }))
+      .map(([integer, last]) => `${integer}.1234567890123456${String(last).padStart(2, '0')}`),
+    fc.bigInt({ min: 0n, max: 30n }).map((n) => `${10n ** 25n + n}`),
+    fc.integer({ min: 0, max: 9 }).map((n) => `1${'0'.repeat(320)}${n}`),
+  )
+  .map(canonicalDecimal);
+
+const amount = fc.oneof(
+  { weight: 1, arbitrary: fc.constant('0') },
+  { weight: 3, arbitrary: fc.constantFrom('1', '0.5', '2.000000000000000001', '123456789012345678901234') },
+);
+
+const update = fc.record({ side: fc.constantFrom<BookSide>('bid', 'ask'), price, amount });
+
+type Step =
+  { kind: 'apply'; update: LevelUpdate } | { kind: 'replace'; updates: LevelUpdate[] } | { kind: 'take' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 20, arbitrary: update.map((u) => ({ kind: 'apply' as const, update: u })) },
+  {
+    weight: 1,
+    arbitrary: fc.array(update, { maxLength: 30 }).map((updates) => ({ kind: 'replace' as const, updates })),
+  },
+  { weight: 3, arbitrary: fc.constant({ kind: 'take' as const }) },
+);
+
+function expectSameBook(book: OrderBook, model: NaiveBook): void {
+  for (const side of ['bid', 'ask'] as const) {
+    const expected = model.levels(side);
+    expect(book.levels(side)).toEqual(expected);
+    expect(book.size(side)).toBe(expected.length);
+    expect(book.best(side)).toEqual(expected[0]);
+  }
+}
+
+describe('OrderBook', () => {
+  it('matches a naive model over random updates, snapshots and reads', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const book = new OrderBook();
+        const model = new NaiveBook();
+        steps.forEach((s, index) => {
+          if (s.kind === 'apply') {
+            book.apply(s.update);
+            model.apply(s.update);
+          } else if (s.kind === 'replace') {
+            book.replace(s.updates, index, index);
+            model.replace(s.updates);
+          } else {
+            book.takeChanges();
+          }
+          if (index % 25 === 0) expectSameBook(book, model);
+        });
+        expectSameBook(book, model);
+        const bestBid = model.levels('bid')[0];
+        const bestAsk = model.levels('ask')[0];
+        const crossed =
+          bestBid !== undefined &&
+          bestAsk !== undefined &&
+          new Decimal(bestBid[0]).gte(new Decimal(bestAsk[0]));
+        expect(book.isCrossed()).toBe(crossed);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports changes that rebuild the same book in a copy that only sees the changes', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const book = new OrderBook();
+        const copy = new NaiveBook();
+        const sync = (): void => {
+          const changes = book.takeChanges();
+          for (const side of ['bid', 'ask'] as const) {
+            const levels = side === 'bid' ? changes.bids : changes.asks;
+            const prices = levels.map(([p]) => p);
+            expect(new Set(prices).size).toBe(prices.length);
+            expect(prices).toEqual(
+              [...prices].sort((a, b) => (side === 'bid' ? -1 : 1) * new Decimal(a).cmp(new Decimal(b))),
+            );
+            for (const [p, a] of levels) {
+              expect(a).toBe(book.amount(side, p) ?? '0');
+              copy.apply({ side, price: p, amount: a });
+            }
+          }
+          expectSameBook(book, copy);
+        };
+        steps.forEach((s, index) => {
+          if (s.kind === 'apply') book.apply(s.update);
+          else if (s.kind === 'replace') book.replace(s.updates, index, index);
+          else sync();
+        });
+        sync();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps prices apart that differ only in the 18th decimal', () => {
+    const book = new OrderBook();
+    book.apply(bid('12345678.123456789012345677', '1'));
+    book.apply(bid('12345678.123456789012345679', '3'));
+    book.apply(bid('12345678.123456789012345678', '2'));
+    expect(book.levels('bid')).toEqual([
+      ['12345678.123456789012345679', '3'],
+      ['12345678.123456789012345678', '2'],
+      ['12345678.123456789012345677', '1'],
+    ]);
+    book.apply(bid('12345678.123456789012345678', '0'));
+    expect(book.levels('bid').map(([p]) => p)).toEqual([
+      '12345678.123456789012345679',
+      '12345678.123456789012345677',
+    ]);
+  });
+
+  it('sorts bids descending and asks ascending, best first, and limits the depth', () => {
+    const book = new OrderBook();
+    book.replace(
+      [bid('99', '1'), bid('101', '2'), bid('100', '3'), ask('103', '4'), ask('102', '5')],
+      7,
+      1000,
+    );
+    expect(book.levels('bid')).toEqual([
+      ['101', '2'],
+      ['100', '3'],
+      ['99', '1'],
+    ]);
+    expect(book.levels('ask')).toEqual([
+      ['102', '5'],
+      ['103', '4'],
+    ]);
+    expect(book.levels('bid', 2)).toEqual([
+      ['101', '2'],
+      ['100', '3'],
+    ]);
+    expect(book.levels('ask', 0)).toEqual([]);
+    expect(book.levels('ask', 10)).toHaveLength(2);
+    expect(book.version).toBe(7);
+    expect(book.updatedAt).toBe(1000);
+  });
+
+  it('sets absolute amounts and removes a level on amount "0"', () => {
+    const book = new OrderBook();
+    book.apply(ask('5', '1'));
+    book.apply(ask('5', '2.5'));
+    expect(book.best('ask')).toEqual(['5', '2.5']);
+    book.apply(ask('5', '0'));
+    expect(book.best('ask')).toBeUndefined();
+    expect(book.size('ask')).toBe(0);
+    book.apply(ask('6', '0'));
+    expect(book.size('ask')).toBe(0);
+  });
+
+  it('grows past its initial capacity', () => {
+    const book = new OrderBook();
+    for (let i = 1; i <= 5000; i++) book.apply(bid(`${i}`, '1'));
+    for (let i = 1; i <= 5000; i += 2) book.apply(bid(`${i}`, '0'));
+    const prices = book.levels('bid').map(([p]) => Number(p));
+    expect(prices).toHaveLength(2500);
+    expect(prices[0]).toBe(5000);
+    expect(prices.every((p, i) => i === 0 || p < prices[i - 1])).toBe(true);
+  });
+
+  describe('crossed detection', () => {
+    it('is crossed when the best bid is above the best ask', () => {
+      const book = new OrderBook();
+      book.replace([bid('100', '1'), ask('101', '1')], 1, 0);
+      expect(book.isCrossed()).toBe(false);
+      book.apply(bid('102', '1'));
+      expect(book.isCrossed()).toBe(true);
+      book.apply(bid('102', '0'));
+      expect(book.isCrossed()).toBe(false);
+    });
+
+    it('treats a locked book (best bid = best ask) as crossed', () => {
+      const book = new OrderBook();
+      book.replace([bid('100', '1'), ask('100', '2')], 1, 0);
+      expect(book.isCrossed()).toBe(true);
+    });
+
+    it('tells apart prices a float rounds to the same value', () => {
+      const book = new OrderBook();
+      book.replace([bid('0.100000000000000001', '1'), ask('0.100000000000000002', '1')], 1, 0);
+      expect(book.isCrossed()).toBe(false);
+      book.apply(bid('0.100000000000000003', '1'));
+      expect(book.isCrossed()).toBe(true);
+    });
+
+    it('is never crossed with an empty side', () => {
+      const book = new OrderBook();
+      book.apply(bid('100', '1'));
+      expect(book.isCrossed()).toBe(false);
+    });
+  });
+
+  describe('change tracking', () => {
+    it('returns the final amount per price once and then forgets it', () => {
+      const book = new OrderBook();
+      book.apply(bid('10', '1'));
+      book.apply(bid('10', '2'));
+      book.apply(ask('11', '1'));
+      book.apply(bid('9', '1'));
+      expect(book.takeChanges()).toEqual({
+        replaced: false,
+        bids: [
+          ['10', '2'],
+          ['9', '1'],
+        ],
+        asks: [['11', '1']],
+      });
+      expect(book.takeChanges()).toEqual({ replaced: false, bids: [], asks: [] });
+    });
+
+    it('reports "0" for a removed level, also one added and removed between takes', () => {
+      const book = new OrderBook();
+      book.apply(bid('10', '1'));
+      book.takeChanges();
+      book.apply(bid('10', '0'));
+      book.apply(ask('12', '1'));
+      book.apply(ask('12', '0'));
+      expect(book.takeChanges()).toEqual({ replaced: false, bids: [['10', '0']], asks: [['12', '0']] });
+    });
+
+    it('ignores updates that change nothing', () => {
+      const book = new OrderBook();
+      book.apply(bid('10', '1'));
+      book.takeChanges();
+      book.apply(bid('10', '1'));
+      book.apply(ask('12', '0'));
+      expect(book.takeChanges()).toEqual({ replaced: false, bids: [], asks: [] });
+    });
+
+    it('flags a snapshot and covers the levels it removed', () => {
+      const book = new OrderBook();
+      book.apply(bid('10', '1'));
+      book.apply(ask('12', '1'));
+      book.takeChanges();
+      book.replace([bid('9', '2'), ask('12', '1')], 5, 0);
+      const changes = book.takeChanges();
+      expect(changes.replaced).toBe(true);
+      expect(changes.bids).toEqual([
+        ['10', '0'],
+        ['9', '2'],
+      ]);
+      expect(changes.asks).toEqual([['12', '1']]);
+    });
+
+    it('records nothing when tracking is off', () => {
+      const book = new OrderBook({ trackChanges: false });
+      book.apply(bid('10', '1'));
+      expect(book.takeChanges()).toEqual({ replaced: false, bids: [], asks: [] });
+    });
+  });
+
+  describe('firstDifference', () => {
+    it('finds a different amount, a missing level and an extra level', () => {
+      const expected = OrderBook.fromLevels([bid('10', '1'), ask('11', '1')], 1, 0);
+      const same = OrderBook.fromLevels([ask('11', '1'), bid('10', '1')], 1, 0);
+      expect(same.firstDifference(expected)).toBeUndefined();
+
+      const otherAmount = OrderBook.fromLevels([bid('10', '2'), ask('11', '1')], 1, 0);
+      expect(otherAmount.firstDifference(expected)).toEqual({
+        side: 'bid',
+        price: '10',
+        amount: '2',
+        expected: '1',
+      });
+
+      const missing = OrderBook.fromLevels([bid('10', '1')], 1, 0);
+      expect(missing.firstDifference(expected)).toEqual({
+        side: 'ask',
+        price: '11',
+        amount: undefined,
+        expected: '1',
+      });
+
+      const extra = OrderBook.fromLevels([bid('10', '1'), bid('9', '1'), ask('11', '1')], 1, 0);
+      expect(extra.firstDifference(expected)).toEqual({
+        side: 'bid',
+        price: '9',
+        amount: '1',
+        expected: undefined,
+      });
+    });
+  });
+});

@@ -1,0 +1,273 @@
+import type { PriceLevel } from '../store/state-store';
+import { BookSide, LevelUpdate } from './book-update';
+import { compareCanonical } from './decimal';
+
+/** The levels of both sides that changed since the last `takeChanges()`, best first; amount "0" = removed. */
+export interface BookChanges {
+  /** A snapshot replaced the book since the last take; writing the full book is then the simplest write. */
+  readonly replaced: boolean;
+  readonly bids: PriceLevel[];
+  readonly asks: PriceLevel[];
+}
+
+/** The first level where two books disagree; `amount` or `expected` is undefined where a level is missing. */
+export interface LevelDifference {
+  readonly side: BookSide;
+  readonly price: string;
+  readonly amount: string | undefined;
+  readonly expected: string | undefined;
+}
+
+export interface OrderBookOptions {
+  /** Record changed prices for `takeChanges()` (default true). */
+  readonly trackChanges?: boolean;
+}
+
+const INITIAL_CAPACITY = 256;
+
+/**
+ * One side of the book: prices sorted worst to best, so that the busy region near the touch sits at the end
+ * of the arrays where inserts and deletes shift little. A parallel Float64Array of keys makes the binary search
+ * cheap; equal keys (prices a float cannot tell apart, such as 18-decimal prices) fall back to the exact order
+ * of the canonical texts. Amounts live in a Map, so changing the amount of an existing level never touches the
+ * arrays.
+ */
+class SortedBookSide {
+  readonly amounts = new Map<string, string>();
+  private prices: string[] = [];
+  private keys = new Float64Array(INITIAL_CAPACITY);
+
+  /** `direction` 1: best = highest price (bids); -1: best = lowest price (asks). */
+  constructor(private readonly direction: 1 | -1) {}
+
+  get size(): number {
+    return this.prices.length;
+  }
+
+  best(): string | undefined {
+    return this.prices[this.prices.length - 1];
+  }
+
+  /** Sets a level; returns whether the book changed. */
+  set(price: string, amount: string): boolean {
+    const previous = this.amounts.get(price);
+    if (previous === amount) return false;
+    this.amounts.set(price, amount);
+    if (previous === undefined) this.insert(price);
+    return true;
+  }
+
+  /** Removes a level; returns whether it existed. */
+  delete(price: string): boolean {
+    if (!this.amounts.delete(price)) return false;
+    const key = this.direction * +price;
+    const index = this.lowerBound(key, price);
+    const count = this.prices.length;
+    this.keys.copyWithin(index, index + 1, count);
+    this.prices.splice(index, 1);
+    return true;
+  }
+
+  /** Replaces every level; `levels` holds each price once. */
+  load(levels: ReadonlyMap<string, string>): void {
+    const keyed = Array.from(levels.keys(), (price) => ({ price, key: this.direction * +price }));
+    keyed.sort((a, b) => this.compare(a.key, a.price, b.key, b.price));
+    this.amounts.clear();
+    for (const [price, amount] of levels) this.amounts.set(price, amount);
+    this.prices = keyed.map((level) => level.price);
+    this.keys = new Float64Array(Math.max(INITIAL_CAPACITY, nextPowerOfTwo(keyed.length)));
+    keyed.forEach((level, index) => (this.keys[index] = level.key));
+  }
+
+  /** Best first. */
+  levels(limit: number): PriceLevel[] {
+    const count = Math.min(limit, this.prices.length);
+    const result = new Array<PriceLevel>(count);
+    const last = this.prices.length - 1;
+    for (let i = 0; i < count; i++) {
+      const price = this.prices[last - i];
+      result[i] = [price, this.amounts.get(price) as string];
+    }
+    return result;
+  }
+
+  /** Best first; `prices` in any order. */
+  sortBestFirst(prices: string[]): string[] {
+    const keyed = prices.map((price) => ({ price, key: this.direction * +price }));
+    keyed.sort((a, b) => this.compare(b.key, b.price, a.key, a.price));
+    return keyed.map((level) => level.price);
+  }
+
+  private insert(price: string): void {
+    const key = this.direction * +price;
+    const index = this.lowerBound(key, price);
+    const count = this.prices.length;
+    if (count === this.keys.length) {
+      const grown = new Float64Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys.copyWithin(index + 1, index, count);
+    this.keys[index] = key;
+    this.prices.splice(index, 0, price);
+  }
+
+  /** The first index whose level is not worse than (key, price). */
+  private lowerBound(key: number, price: string): number {
+    const keys = this.keys;
+    const prices = this.prices;
+    let low = 0;
+    let high = prices.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const candidate = keys[middle];
+      if (
+        candidate < key ||
+        (candidate === key && this.direction * compareCanonical(prices[middle], price) < 0)
+      ) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    return low;
+  }
+
+  /** Worse before better. Float order never contradicts the exact order, it only fails to separate values. */
+  private compare(keyA: number, priceA: string, keyB: number, priceB: string): number {
+    if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+    return this.direction * compareCanonical(priceA, priceB);
+  }
+}
+
+function nextPowerOfTwo(value: number): number {
+  let power = 1;
+  while (power < value) power *= 2;
+  return power;
+}
+
+/**
+ * The full-depth level-2 book of one instrument, keyed by canonical price text.
+ * Prices and amounts must be canonical decimal text (see `canonicalDecimal`); amount "0" removes a level.
+ */
+export class OrderBook {
+  /** Version of the last applied snapshot or delta; the caller stamps deltas. */
+  version = 0;
+  /** Unix milliseconds of the book's last change. */
+  updatedAt = 0;
+
+  private readonly bids = new SortedBookSide(1);
+  private readonly asks = new SortedBookSide(-1);
+  private readonly trackChanges: boolean;
+  private readonly changedBids = new Set<string>();
+  private readonly changedAsks = new Set<string>();
+  private replacedSinceTake = false;
+
+  constructor(options: OrderBookOptions = {}) {
+    this.trackChanges = options.trackChanges ?? true;
+  }
+
+  /** A book holding the levels of a snapshot, for comparisons. */
+  static fromLevels(updates: readonly LevelUpdate[], version: number, time: number): OrderBook {
+    const book = new OrderBook({ trackChanges: false });
+    book.replace(updates, version, time);
+    return book;
+  }
+
+  /** Replaces the whole book with a snapshot. Levels with amount "0" are skipped; a repeated price keeps the last. */
+  replace(updates: readonly LevelUpdate[], version: number, time: number): void {
+    const bids = new Map<string, string>();
+    const asks = new Map<string, string>();
+    for (const update of updates) {
+      const levels = update.side === 'bid' ? bids : asks;
+      if (update.amount === '0') levels.delete(update.price);
+      else levels.set(update.price, update.amount);
+    }
+    if (this.trackChanges) {
+      for (const price of this.bids.amounts.keys()) this.changedBids.add(price);
+      for (const price of this.asks.amounts.keys()) this.changedAsks.add(price);
+      for (const price of bids.keys()) this.changedBids.add(price);
+      for (const price of asks.keys()) this.changedAsks.add(price);
+      this.replacedSinceTake = true;
+    }
+    this.bids.load(bids);
+    this.asks.load(asks);
+    this.version = version;
+    this.updatedAt = time;
+  }
+
+  /** Sets the absolute amount of one level, or removes it when the amount is "0". */
+  apply(update: LevelUpdate): void {
+    const side = update.side === 'bid' ? this.bids : this.asks;
+    const changed = update.amount === '0' ? side.delete(update.price) : side.set(update.price, update.amount);
+    if (changed && this.trackChanges) {
+      (update.side === 'bid' ? this.changedBids : this.changedAsks).add(update.price);
+    }
+  }
+
+  best(side: BookSide): PriceLevel | undefined {
+    const levels = this.side(side);
+    const price = levels.best();
+    return price === undefined ? undefined : [price, levels.amounts.get(price) as string];
+  }
+
+  /** Best bid at or above best ask; a book with an empty side is never crossed. */
+  isCrossed(): boolean {
+    const bid = this.bids.best();
+    const ask = this.asks.best();
+    return bid !== undefined && ask !== undefined && compareCanonical(bid, ask) >= 0;
+  }
+
+  /** Best level first; `limit` levels at most (all when omitted). */
+  levels(side: BookSide, limit?: number): PriceLevel[] {
+    const levels = this.side(side);
+    return levels.levels(limit === undefined ? levels.size : Math.max(0, limit));
+  }
+
+  size(side: BookSide): number {
+    return this.side(side).size;
+  }
+
+  amount(side: BookSide, price: string): string | undefined {
+    return this.side(side).amounts.get(price);
+  }
+
+  /** The first level found where this book differs from `expected`, or undefined when both hold the same levels. */
+  firstDifference(expected: OrderBook): LevelDifference | undefined {
+    for (const side of ['bid', 'ask'] as const) {
+      const actual = this.side(side).amounts;
+      const wanted = expected.side(side).amounts;
+      for (const [price, amount] of wanted) {
+        const found = actual.get(price);
+        if (found !== amount) return { side, price, amount: found, expected: amount };
+      }
+      if (actual.size !== wanted.size) {
+        for (const [price, amount] of actual) {
+          if (!wanted.has(price)) return { side, price, amount, expected: undefined };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The levels changed since the last take, with their final amounts ("0" = removed), best first; then forgets them. */
+  takeChanges(): BookChanges {
+    const changes: BookChanges = {
+      replaced: this.replacedSinceTake,
+      bids: this.changedLevels(this.bids, this.changedBids),
+      asks: this.changedLevels(this.asks, this.changedAsks),
+    };
+    this.changedBids.clear();
+    this.changedAsks.clear();
+    this.replacedSinceTake = false;
+    return changes;
+  }
+
+  private changedLevels(levels: SortedBookSide, changed: Set<string>): PriceLevel[] {
+    return levels.sortBestFirst([...changed]).map((price) => [price, levels.amounts.get(price) ?? '0']);
+  }
+
+  private side(side: BookSide): SortedBookSide {
+    return side === 'bid' ? this.bids : this.asks;
+  }
+}
