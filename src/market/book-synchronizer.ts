@@ -1,0 +1,495 @@
+import { BookMessage } from './book-update';
+import { LevelDifference, OrderBook } from './order-book';
+import { SyncState } from './sync-state';
+
+export interface BookSyncOptions {
+  /**
+   * Versions of consecutive deltas differ by exactly 1 (default true). When false (venues whose update ids
+   * skip), any version above the book's is applied and only regressions are dropped: no gap detection.
+   */
+  readonly contiguousVersions?: boolean;
+  /** Deltas ahead of a missing version held while waiting for it (default 32); one more is a gap. */
+  readonly reorderWindowSize?: number;
+  /** How long a missing version may be waited for (default 100 ms); then it is a gap. */
+  readonly reorderWindowMs?: number;
+  /** Deltas kept while there is no usable book (default 1000); beyond it the oldest half is dropped. */
+  readonly maxBufferedMessages?: number;
+  /** After (re)opening the stream, how long its own snapshot may take before a REST snapshot is asked for (default 1000 ms). */
+  readonly snapshotWaitMs?: number;
+  /** How long an asked-for snapshot may take before it is asked for again (default 5000 ms). */
+  readonly snapshotRetryMs?: number;
+  /**
+   * What to ask for after a gap, a crossed book or a buffer overflow (default `request-snapshot`).
+   * `reopen-stream` suits feeds whose subscription reply is a snapshot.
+   */
+  readonly recovery?: 'request-snapshot' | 'reopen-stream';
+}
+
+/** What the caller must do after a call: nothing, fetch a REST snapshot, or reopen the instrument's stream (then `reset`). */
+export type SyncAction = 'none' | 'request-snapshot' | 'reopen-stream';
+
+/** Why the book left `live`. */
+export type ResyncReason = 'gap' | 'crossed' | 'verify-failed' | 'buffer-overflow' | 'stream-reset';
+
+export type SyncReason =
+  | ResyncReason
+  /** Deltas applied in order. */
+  | 'applied'
+  /** A snapshot replaced the book (buffered deltas after it applied). */
+  | 'snapshot'
+  /** A delta at or below the book's version (or already held/buffered) was dropped. */
+  | 'stale'
+  /** A delta was kept until a snapshot makes the book usable. */
+  | 'buffered'
+  /** A delta ahead of a missing version is waiting in the reorder window. */
+  | 'held'
+  /** No usable snapshot yet: one is asked for. */
+  | 'awaiting-snapshot'
+  /** A REST snapshot could not be used: older than the book, or older than the buffered deltas continuing it. */
+  | 'snapshot-ignored'
+  | 'verified'
+  /** A REST snapshot ahead of the book is kept until the book reaches its version. */
+  | 'verify-pending'
+  /** A REST snapshot behind the book (or one the book jumped past) cannot be compared. */
+  | 'verify-inconclusive'
+  /** Nothing happened. */
+  | 'idle';
+
+export interface SyncOutcome {
+  readonly action: SyncAction;
+  /** The most significant thing that happened; a resync reason wins over everything else. */
+  readonly reason: SyncReason;
+  readonly state: SyncState;
+  /** The book's levels or version changed: a write is due. */
+  readonly bookChanged: boolean;
+  /** Human-readable context for logs, e.g. the missing version or the mismatching level. */
+  readonly detail?: string;
+}
+
+export interface SyncCounters {
+  /** Deltas applied. */
+  applied: number;
+  /** Snapshots (stream or REST) that replaced the book. */
+  snapshots: number;
+  /** Deltas dropped as duplicates or older than the book. */
+  stale: number;
+  /** Buffered deltas made obsolete by a snapshot. */
+  superseded: number;
+  gaps: number;
+  crossed: number;
+  bufferOverflows: number;
+  /** Transitions into `resync`. */
+  resyncs: number;
+  snapshotsIgnored: number;
+  verificationsPassed: number;
+  verificationsFailed: number;
+  verificationsInconclusive: number;
+  snapshotRequests: number;
+  streamReopens: number;
+}
+
+interface HeldDelta {
+  readonly message: BookMessage;
+  readonly heldAt: number;
+}
+
+interface Trouble {
+  readonly reason: ResyncReason;
+  readonly detail?: string;
+}
+
+const DEFAULTS = {
+  contiguousVersions: true,
+  reorderWindowSize: 32,
+  reorderWindowMs: 100,
+  maxBufferedMessages: 1000,
+  snapshotWaitMs: 1000,
+  snapshotRetryMs: 5000,
+  recovery: 'request-snapshot',
+} as const satisfies Required<BookSyncOptions>;
+
+/**
+ * Keeps one instrument's order book in sync with a versioned stream of snapshots and deltas, with REST
+ * snapshots as fallback and as a periodic check. Pure: no I/O and no clock, every input carries `now`
+ * (Unix milliseconds), and every call answers with what the caller must do next.
+ *
+ * `syncing` (no book yet) -> `live` (deltas apply cleanly) -> `resync` (gap, crossed book, failed check,
+ * buffer overflow or stream reset) -> `live` again with the next usable snapshot.
+ */
+export class BookSynchronizer {
+  readonly book = new OrderBook();
+  private readonly options: Required<BookSyncOptions>;
+  private readonly counts: SyncCounters = {
+    applied: 0,
+    snapshots: 0,
+    stale: 0,
+    superseded: 0,
+    gaps: 0,
+    crossed: 0,
+    bufferOverflows: 0,
+    resyncs: 0,
+    snapshotsIgnored: 0,
+    verificationsPassed: 0,
+    verificationsFailed: 0,
+    verificationsInconclusive: 0,
+    snapshotRequests: 0,
+    streamReopens: 0,
+  };
+
+  private currentState: SyncState = 'syncing';
+  private enteredStateAt: number;
+  /** Whether a snapshot has ever been loaded, so that the book's version means something. */
+  private loaded = false;
+  /** Deltas received while not live, by version. */
+  private readonly buffer = new Map<number, BookMessage>();
+  /** Live deltas ahead of a missing version, by version (contiguous versions only). */
+  private readonly held = new Map<number, HeldDelta>();
+  /** A REST snapshot ahead of the book, compared when the book reaches its version. */
+  private pendingCheck: BookMessage | undefined;
+  /** While not live: when to ask for a snapshot. */
+  private snapshotDueAt: number | undefined;
+  /** Whether a snapshot was asked for since the book stopped being live. */
+  private snapshotAsked = false;
+
+  // Results of the call in progress.
+  private changed = false;
+  private trouble: Trouble | undefined;
+  private troubleHealed = false;
+
+  constructor(
+    readonly instrument: string,
+    now: number,
+    options: BookSyncOptions = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+    this.enteredStateAt = now;
+    this.snapshotDueAt = now + this.options.snapshotWaitMs;
+  }
+
+  get state(): SyncState {
+    return this.currentState;
+  }
+
+  /** Unix milliseconds when the current state was entered. */
+  get stateSince(): number {
+    return this.enteredStateAt;
+  }
+
+  get counters(): Readonly<SyncCounters> {
+    return { ...this.counts };
+  }
+
+  /** Deltas waiting for a snapshot (not live) or for a missing version (live). */
+  get waitingDeltas(): number {
+    return this.buffer.size + this.held.size;
+  }
+
+  /** A message of the instrument's stream: a snapshot replaces the book, a delta applies, waits or is dropped. */
+  onStreamMessage(message: BookMessage, now: number): SyncOutcome {
+    this.checkInstrument(message);
+    this.begin();
+    let reason: SyncReason;
+    if (message.snapshot) {
+      this.useSnapshot(message, now);
+      reason = 'snapshot';
+    } else if (this.currentState === 'live') {
+      reason = this.onLiveDelta(message, now);
+    } else {
+      reason = this.bufferDelta(message, now);
+    }
+    this.checkReorderWindow(now);
+    return this.finish(reason, now);
+  }
+
+  /** A REST snapshot: the base of the book while not live, a check of the book while live. */
+  onRestSnapshot(snapshot: BookMessage, now: number): SyncOutcome {
+    this.checkInstrument(snapshot);
+    if (!snapshot.snapshot) throw new Error(`${this.instrument}: a REST snapshot must have snapshot: true`);
+    this.begin();
+    let reason: SyncReason;
+    let detail: string | undefined;
+    if (this.currentState === 'live') {
+      reason = this.verify(snapshot, now);
+    } else {
+      detail = this.whyUnusable(snapshot);
+      if (detail === undefined) {
+        this.useSnapshot(snapshot, now);
+        reason = 'snapshot';
+      } else {
+        this.counts.snapshotsIgnored++;
+        reason = 'snapshot-ignored';
+      }
+    }
+    this.checkReorderWindow(now);
+    return this.finish(reason, now, detail);
+  }
+
+  /** The passage of time: a missing version waited for too long, a snapshot that is due. */
+  tick(now: number): SyncOutcome {
+    this.begin();
+    this.checkReorderWindow(now);
+    return this.finish('idle', now);
+  }
+
+  /**
+   * The stream was interrupted or reopened: everything in flight belongs to the old stream. The book keeps its
+   * last levels but is no longer live (`resync`, or still `syncing` if it never had a snapshot); the new stream's
+   * own snapshot is waited for `snapshotWaitMs`, then a REST snapshot is asked for.
+   */
+  reset(reason: string, now: number): SyncOutcome {
+    this.begin();
+    this.buffer.clear();
+    this.held.clear();
+    this.pendingCheck = undefined;
+    if (this.currentState === 'live') this.counts.resyncs++;
+    this.setState(this.loaded ? 'resync' : 'syncing', now);
+    this.snapshotAsked = false;
+    this.snapshotDueAt = now + this.options.snapshotWaitMs;
+    return this.finish('stream-reset', now, reason);
+  }
+
+  private onLiveDelta(message: BookMessage, now: number): SyncReason {
+    const current = this.book.version;
+    if (message.version <= current) {
+      this.counts.stale++;
+      return 'stale';
+    }
+    if (!this.options.contiguousVersions || message.version === current + 1) {
+      this.applyDelta(message);
+      this.afterApplied(now);
+      return 'applied';
+    }
+    if (this.held.has(message.version)) {
+      this.counts.stale++;
+      return 'stale';
+    }
+    this.held.set(message.version, { message, heldAt: now });
+    if (this.held.size > this.options.reorderWindowSize) {
+      this.gap(now, `version ${current + 1} missing with ${this.held.size} later deltas waiting`);
+    }
+    return 'held';
+  }
+
+  private applyDelta(message: BookMessage): void {
+    for (const update of message.updates) this.book.apply(update);
+    this.book.version = message.version;
+    this.book.updatedAt = message.time;
+    this.counts.applied++;
+    this.changed = true;
+  }
+
+  /** After the book moved: the checks that may end `live`. */
+  private afterBookMoved(now: number): void {
+    if (this.book.isCrossed()) {
+      this.counts.crossed++;
+      const bid = this.book.best('bid')?.[0];
+      const ask = this.book.best('ask')?.[0];
+      this.enterResync('crossed', now, `best bid ${bid} >= best ask ${ask} at version ${this.book.version}`);
+      return;
+    }
+    this.checkPending(now);
+  }
+
+  /** Checks the book after a delta, then applies the held deltas that have become next in line. */
+  private afterApplied(now: number): void {
+    for (;;) {
+      this.afterBookMoved(now);
+      if (this.currentState !== 'live') return;
+      const next = this.held.get(this.book.version + 1);
+      if (next === undefined) break;
+      this.held.delete(next.message.version);
+      this.applyDelta(next.message);
+    }
+    for (const version of this.held.keys()) {
+      if (version <= this.book.version) {
+        this.held.delete(version);
+        this.counts.stale++;
+      }
+    }
+  }
+
+  private checkReorderWindow(now: number): void {
+    if (this.currentState !== 'live' || this.held.size === 0) return;
+    let oldest = Infinity;
+    for (const { heldAt } of this.held.values()) oldest = Math.min(oldest, heldAt);
+    if (now - oldest >= this.options.reorderWindowMs) {
+      this.gap(now, `version ${this.book.version + 1} missing for ${now - oldest} ms`);
+    }
+  }
+
+  private gap(now: number, detail: string): void {
+    this.counts.gaps++;
+    this.enterResync('gap', now, detail);
+  }
+
+  private bufferDelta(message: BookMessage, now: number): SyncReason {
+    if ((this.loaded && message.version <= this.book.version) || this.buffer.has(message.version)) {
+      this.counts.stale++;
+      return 'stale';
+    }
+    this.buffer.set(message.version, message);
+    // The stream began with a delta, so its own snapshot is not coming: ask for one at once.
+    if (!this.snapshotAsked) this.snapshotDueAt = now;
+    if (this.buffer.size > this.options.maxBufferedMessages) {
+      // Keep the newest half: a snapshot taken from now on is newer than the dropped deltas.
+      const versions = [...this.buffer.keys()].sort((a, b) => a - b);
+      const drop = versions.slice(0, versions.length - Math.floor(this.options.maxBufferedMessages / 2));
+      drop.forEach((version) => this.buffer.delete(version));
+      this.counts.bufferOverflows++;
+      this.enterResync('buffer-overflow', now, `${drop.length} oldest deltas dropped waiting for a snapshot`);
+    }
+    return 'buffered';
+  }
+
+  /** Why a REST snapshot cannot serve as the base, or undefined when it can. */
+  private whyUnusable(snapshot: BookMessage): string | undefined {
+    if (this.loaded && snapshot.version < this.book.version) {
+      return `snapshot version ${snapshot.version} is older than the book's ${this.book.version}`;
+    }
+    if (!this.options.contiguousVersions) return undefined;
+    let firstAfter = Infinity;
+    for (const version of this.buffer.keys()) {
+      if (version > snapshot.version) firstAfter = Math.min(firstAfter, version);
+    }
+    if (firstAfter !== Infinity && firstAfter > snapshot.version + 1) {
+      return `snapshot version ${snapshot.version} is older than the buffered deltas from ${firstAfter}`;
+    }
+    return undefined;
+  }
+
+  /** Replaces the book, goes live and replays the waiting deltas newer than the snapshot in version order. */
+  private useSnapshot(snapshot: BookMessage, now: number): void {
+    this.book.replace(snapshot.updates, snapshot.version, snapshot.time);
+    this.loaded = true;
+    this.changed = true;
+    this.counts.snapshots++;
+    this.setState('live', now);
+    this.snapshotDueAt = undefined;
+    this.snapshotAsked = false;
+    const waiting = [...this.buffer.values(), ...[...this.held.values()].map((held) => held.message)];
+    this.buffer.clear();
+    this.held.clear();
+    waiting.sort((a, b) => a.version - b.version);
+    this.afterBookMoved(now);
+    for (const message of waiting) {
+      if (message.version <= this.book.version) this.counts.superseded++;
+      else if (this.currentState === 'live') this.onLiveDelta(message, now);
+      else this.buffer.set(message.version, message);
+    }
+  }
+
+  private verify(snapshot: BookMessage, now: number): SyncReason {
+    if (snapshot.version < this.book.version) {
+      this.counts.verificationsInconclusive++;
+      return 'verify-inconclusive';
+    }
+    if (snapshot.version > this.book.version) {
+      if (this.pendingCheck !== undefined) this.counts.verificationsInconclusive++;
+      this.pendingCheck = snapshot;
+      return 'verify-pending';
+    }
+    return this.compare(snapshot, now) ? 'verified' : 'verify-failed';
+  }
+
+  /** Compares a pending REST snapshot once the book has reached (or passed) its version. */
+  private checkPending(now: number): void {
+    const pending = this.pendingCheck;
+    if (pending === undefined || pending.version > this.book.version) return;
+    this.pendingCheck = undefined;
+    if (pending.version < this.book.version) this.counts.verificationsInconclusive++;
+    else this.compare(pending, now);
+  }
+
+  /**
+   * Compares the book with a REST snapshot of the same version. On a mismatch the book enters `resync` and is
+   * rebuilt from that snapshot at once: it is the exchange's own book at exactly this version.
+   */
+  private compare(snapshot: BookMessage, now: number): boolean {
+    const expected = OrderBook.fromLevels(snapshot.updates, snapshot.version, snapshot.time);
+    const difference = this.book.firstDifference(expected);
+    if (difference === undefined) {
+      this.counts.verificationsPassed++;
+      return true;
+    }
+    this.counts.verificationsFailed++;
+    this.enterResync('verify-failed', now, describeDifference(snapshot.version, difference), snapshot);
+    return false;
+  }
+
+  /**
+   * Leaves `live` (or `syncing`). Held deltas move to the buffer, since they may continue the next snapshot.
+   * A REST snapshot in hand that can serve as the base (the one that failed a check, or one pending a check)
+   * is used at once.
+   */
+  private enterResync(reason: ResyncReason, now: number, detail?: string, base?: BookMessage): void {
+    this.trouble = { reason, detail };
+    this.troubleHealed = false;
+    if (this.currentState !== 'resync') this.counts.resyncs++;
+    this.setState('resync', now);
+    for (const [version, { message }] of this.held) this.buffer.set(version, message);
+    this.held.clear();
+    this.snapshotAsked = false;
+    this.snapshotDueAt = now;
+    const candidate = base ?? this.pendingCheck;
+    this.pendingCheck = undefined;
+    if (candidate !== undefined && this.whyUnusable(candidate) === undefined) {
+      this.troubleHealed = true;
+      this.useSnapshot(candidate, now);
+    }
+  }
+
+  private setState(state: SyncState, now: number): void {
+    if (state !== this.currentState) this.enteredStateAt = now;
+    this.currentState = state;
+  }
+
+  private begin(): void {
+    this.changed = false;
+    this.trouble = undefined;
+    this.troubleHealed = false;
+  }
+
+  private finish(reason: SyncReason, now: number, detail?: string): SyncOutcome {
+    let action: SyncAction = 'none';
+    let finalReason = this.trouble?.reason ?? reason;
+    const finalDetail = this.trouble === undefined ? detail : this.trouble.detail;
+    if (this.currentState !== 'live') {
+      if (this.trouble !== undefined && !this.troubleHealed && this.options.recovery === 'reopen-stream') {
+        action = 'reopen-stream';
+      } else if (this.snapshotDueAt !== undefined && now >= this.snapshotDueAt) {
+        action = 'request-snapshot';
+        if (this.trouble === undefined && (reason === 'idle' || reason === 'buffered')) {
+          finalReason = 'awaiting-snapshot';
+        }
+      }
+      if (action !== 'none') {
+        this.snapshotAsked = true;
+        this.snapshotDueAt = now + this.options.snapshotRetryMs;
+        if (action === 'request-snapshot') this.counts.snapshotRequests++;
+        else this.counts.streamReopens++;
+      }
+    }
+    return {
+      action,
+      reason: finalReason,
+      state: this.currentState,
+      bookChanged: this.changed,
+      ...(finalDetail === undefined ? {} : { detail: finalDetail }),
+    };
+  }
+
+  private checkInstrument(message: BookMessage): void {
+    if (message.instrument !== this.instrument) {
+      throw new Error(
+        `book message for ${message.instrument} routed to the synchronizer of ${this.instrument}`,
+      );
+    }
+  }
+}
+
+function describeDifference(version: number, difference: LevelDifference): string {
+  return (
+    `at version ${version} the ${difference.side} level ${difference.price} is ` +
+    `${difference.amount ?? 'missing'} in the book and ${difference.expected ?? 'missing'} in the snapshot`
+  );
+}
