@@ -93,12 +93,12 @@ describe('sandbox login', () => {
     const response = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, form({ email: 'demo@example.com' }));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      errors: [{ code: 'validation', message: 'required: password' }],
+      errors: [{ code: 'bad_request', message: 'required: password' }],
     });
     const empty = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, { method: 'POST' });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({
-      errors: [{ code: 'validation', message: 'required: email, password' }],
+      errors: [{ code: 'bad_request', message: 'required: email, password' }],
     });
   });
 

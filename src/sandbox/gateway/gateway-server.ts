@@ -21,7 +21,7 @@ import { SessionStatusBook } from './session-status';
 import { TradeFeed } from './trade-feed';
 
 export const GATEWAY_PATH = '/WSGateway';
-/** Larger client frames close the socket with 1009 (message too big). */
+/** A larger client frame makes the websocket library close the socket with 1009 (message too big). */
 export const MAX_FRAME_BYTES = 64 * 1024;
 const DEFAULT_MALFORMED_INTERVAL_MS = 1000;
 /** Not valid JSON: an event frame cut off in the middle. */
@@ -33,7 +33,6 @@ const SHUTDOWN_GRACE_MS = 1000;
 export const CloseCode = {
   GoingAway: 1001,
   PolicyViolation: 1008,
-  MessageTooBig: 1009,
 } as const;
 
 /**
@@ -128,10 +127,6 @@ export class GatewayServer implements OnModuleInit, OnModuleDestroy {
     await Promise.all(closed);
     clearTimeout(cutOff);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  get connectionCount(): number {
-    return this.connections.size;
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -6,7 +6,7 @@ import { parseExactJson } from '../../upstream/exact-json';
 import { Payload } from './frame-codec';
 import { GatewayCallError, GatewayErrorCode } from './gateway-result';
 import { emptyMarket } from './testing/market-fixture';
-import { dotNetTicks, executionId, selectTradeHistory } from './trade-history';
+import { executionId, selectTradeHistory } from './trade-history';
 import { parseTradeHistoryQuery, timestampMs } from './trade-history-query';
 
 const T0 = Date.UTC(2025, 0, 2, 10);
@@ -173,7 +173,7 @@ describe('GetTradesHistory', () => {
       Fee: '0.04',
       FeeProductId: '2',
       OrderOriginator: '2',
-      TradeTime: toJson(dotNetTicks(T0 + 2_000)),
+      TradeTime: String(BigInt(T0 + 2_000) * 10_000n + 621_355_968_000_000_000n),
       TradeTimeMS: String(T0 + 2_000),
       MakerTaker: 'Maker',
     });
@@ -201,10 +201,5 @@ describe('GetTradesHistory', () => {
       RemainingQuantity: '0.3',
       Direction: 'UpTick',
     });
-  });
-
-  it('writes TradeTime in .NET ticks', () => {
-    expect(toJson(dotNetTicks(0))).toBe('621355968000000000');
-    expect(toJson(dotNetTicks(1_461_426_421_042))).toBe('635970232210420000');
   });
 });

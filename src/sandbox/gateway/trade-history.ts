@@ -1,6 +1,7 @@
 import { oppositeSide, Side } from '../engine/side';
 import { parseUnits } from '../engine/units';
 import { jsonNumber, JsonNumber } from '../http/json-number';
+import { dotNetTicks } from '../rest/dotnet-ticks';
 import { MarketSimulator } from '../simulation/market-simulator';
 import { SandboxTrade, TickDirection } from '../simulation/sandbox-trade';
 import { OMS_ID } from './gateway-catalog';
@@ -56,15 +57,14 @@ const DIRECTIONS = {
 } as const;
 
 const FEE_SCALE = 18;
-const TICKS_AT_UNIX_EPOCH = 621_355_968_000_000_000n;
 
 /** Execution ids: two per trade, the maker's even and the taker's odd. */
 export function executionId(tradeId: number, taker: boolean): number {
   return tradeId * 2 + (taker ? 1 : 0);
 }
 
-export function dotNetTicks(unixMs: number): JsonNumber {
-  return new JsonNumber((BigInt(unixMs) * 10_000n + TICKS_AT_UNIX_EPOCH).toString());
+function ticksNumber(unixMs: number): JsonNumber {
+  return new JsonNumber(dotNetTicks(unixMs).toString());
 }
 
 /**
@@ -148,7 +148,7 @@ function record(
     Fee: jsonNumber(value * feeRate, valueScale + FEE_SCALE),
     FeeProductId: sources.productIdOf(spec.quoteAsset),
     OrderOriginator: sources.originatorOf(accountId),
-    TradeTime: dotNetTicks(trade.time),
+    TradeTime: ticksNumber(trade.time),
     TradeTimeMS: trade.time,
     MakerTaker: taker ? 'Taker' : 'Maker',
   };

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, HttpException, HttpStatus, Inject, Post } from '@nestjs/common';
-import { errorBody } from '../http/error-body';
+import { Body, Controller, HttpCode, HttpStatus, Inject, Post } from '@nestjs/common';
+import { ExchangeError } from '../rest/exchange-error';
 import { LoginSession, LoginSessions } from './login-sessions';
 import { SandboxUsers } from './sandbox-users';
 
@@ -46,14 +46,11 @@ export class LoginController {
       (name) => typeof fields[name] !== 'string' || fields[name] === '',
     );
     if (missing.length > 0) {
-      throw new HttpException(
-        errorBody('validation', `required: ${missing.join(', ')}`),
-        HttpStatus.BAD_REQUEST,
-      );
+      throw ExchangeError.badRequest(`required: ${missing.join(', ')}`);
     }
     const user = this.users.verifyPassword(String(fields.email), String(fields.password));
     if (!user) {
-      throw new HttpException(errorBody('unauthorized', 'wrong e-mail or password'), HttpStatus.UNAUTHORIZED);
+      throw new ExchangeError(HttpStatus.UNAUTHORIZED, 'wrong e-mail or password');
     }
     return { status: HttpStatus.OK, data: loginData(this.sessions.open(user)) };
   }
