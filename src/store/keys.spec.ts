@@ -1,0 +1,29 @@
+import { StoreKeys } from './keys';
+
+describe('StoreKeys', () => {
+  it('puts every key of an instrument under one hash tag, below the prefix', () => {
+    expect(new StoreKeys().instrument('btc_usdt')).toEqual({
+      head: 'mdg:{btc_usdt}:head',
+      bids: 'mdg:{btc_usdt}:bids',
+      asks: 'mdg:{btc_usdt}:asks',
+      trades: 'mdg:{btc_usdt}:trades',
+      lease: 'mdg:{btc_usdt}:lease',
+      leaseToken: 'mdg:{btc_usdt}:lease-token',
+    });
+    const custom = new StoreKeys('staging-mdg');
+    expect(custom.instrument('eth_btc').head).toBe('staging-mdg:{eth_btc}:head');
+    expect([custom.catalog, custom.epoch, custom.changes]).toEqual([
+      'staging-mdg:catalog',
+      'staging-mdg:epoch',
+      'staging-mdg:changes',
+    ]);
+  });
+
+  it.each(['', 'a b', 'x{y', 'x}y'])('rejects the prefix %j', (prefix) => {
+    expect(() => new StoreKeys(prefix)).toThrow('invalid key prefix');
+  });
+
+  it.each(['', 'btc usdt', '{btc}', 'btc}'])('rejects the instrument %j', (instrument) => {
+    expect(() => new StoreKeys().instrument(instrument)).toThrow('invalid instrument');
+  });
+});

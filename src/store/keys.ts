@@ -1,0 +1,81 @@
+export const DEFAULT_KEY_PREFIX = 'mdg';
+
+/** The Redis keys of one instrument. They share the hash tag `{instrument}`, so one Cluster slot holds them all. */
+export interface InstrumentKeys {
+  /**
+   * String: JSON of the `InstrumentHead` (version, sync state, best bid and ask, 24-hour stats,
+   * trades revision, trade feed state, last event time). Written with every change of the instrument;
+   * its absence means the instrument is unknown.
+   */
+  readonly head: string;
+  /** Hash: price -> amount of every bid level, canonical decimal text, unordered (readers sort). */
+  readonly bids: string;
+  /** Hash: price -> amount of every ask level, canonical decimal text, unordered (readers sort). */
+  readonly asks: string;
+  /**
+   * Sorted set of the stored trades (the last 24 hours): score = trade time in Unix milliseconds,
+   * member = `id|side|price|amount` with side `b` (buy) or `s` (sell). The member leaves the time
+   * out, so the same trade written twice is stored once.
+   */
+  readonly trades: string;
+  /**
+   * String `{token}:{owner}`, set with an expiry by the instrument's single writer. A write carrying
+   * a fence is applied only while this key holds exactly that token and owner.
+   */
+  readonly lease: string;
+  /**
+   * String integer, no expiry: incremented to mint the fencing token of each new lease, so that
+   * tokens only grow even when a lease expires and another owner takes it.
+   */
+  readonly leaseToken: string;
+}
+
+/**
+ * The one catalogue of the store's Redis keys and channels. Every key starts with the prefix
+ * (default `mdg`), so several deployments can share one Redis under different prefixes.
+ */
+export class StoreKeys {
+  /** String: JSON of the `MarketCatalog` (markets, assets, refresh time). */
+  readonly catalog: string;
+  /**
+   * String: a random marker written when the store finds none. A missing or changed marker means
+   * Redis lost its data (restarted empty or was flushed) and every writer must replace its state.
+   */
+  readonly epoch: string;
+  /**
+   * Pub/sub channel: JSON of a `ChangeNotice`, published with every instrument write
+   * (`{"kind":"instrument","instrument","bookVersion","tradesRevision"}`) and catalogue write
+   * (`{"kind":"catalog","refreshedAt"}`).
+   */
+  readonly changes: string;
+
+  constructor(readonly prefix: string = DEFAULT_KEY_PREFIX) {
+    if (!/^[^\s{}]+$/.test(prefix)) {
+      throw new Error(
+        `invalid key prefix ${JSON.stringify(prefix)}: must be non-empty, without spaces or braces`,
+      );
+    }
+    this.catalog = `${prefix}:catalog`;
+    this.epoch = `${prefix}:epoch`;
+    this.changes = `${prefix}:changes`;
+  }
+
+  /** `mdg:{btc_usdt}:head` and its siblings. */
+  instrument(instrument: string): InstrumentKeys {
+    // A brace inside the tag would move the hash tag and scatter the instrument over several slots.
+    if (!/^[^\s{}]+$/.test(instrument)) {
+      throw new Error(
+        `invalid instrument ${JSON.stringify(instrument)}: must be non-empty, without spaces or braces`,
+      );
+    }
+    const base = `${this.prefix}:{${instrument}}`;
+    return {
+      head: `${base}:head`,
+      bids: `${base}:bids`,
+      asks: `${base}:asks`,
+      trades: `${base}:trades`,
+      lease: `${base}:lease`,
+      leaseToken: `${base}:lease-token`,
+    };
+  }
+}
