@@ -1,0 +1,212 @@
+import { Logger } from '@nestjs/common';
+import { MarketCatalog } from '../market/market-info';
+import { Trade } from '../market/trade';
+import { catalogNotice, instrumentNotice } from './change-notice';
+import { encodeLease } from './lease-value';
+import { ListenerSet } from './listener-set';
+import {
+  BookView,
+  ChangeNotice,
+  InstrumentHead,
+  InstrumentWrite,
+  PriceLevel,
+  StateStore,
+  StoreHealth,
+  WriteFence,
+  WriteOutcome,
+} from './state-store';
+import { StoreLogger } from './store-logger';
+import { compareTradesOldestFirst, sortBestFirst } from './store-order';
+import { encodeTradeMember } from './trade-member';
+
+interface InstrumentState {
+  head: InstrumentHead;
+  bids: Map<string, string>;
+  asks: Map<string, string>;
+  /** By trade member, so that a trade written twice is kept once, as in Redis. */
+  trades: Map<string, Trade>;
+  /** Time of the oldest stored trade (Infinity without trades), so that trimming scans only when due. */
+  oldestTradeTime: number;
+  /** Sorted views, built on the first read after a change. */
+  sortedBook?: { readonly bids: readonly PriceLevel[]; readonly asks: readonly PriceLevel[] };
+  sortedTrades?: readonly Trade[];
+}
+
+export interface MemoryStateStoreOptions {
+  /** Where exceptions thrown by listeners are reported; a Nest logger by default. */
+  readonly logger?: StoreLogger;
+}
+
+/**
+ * The state store in process memory, for a single process without Redis. Stored values are frozen
+ * copies and every read returns new arrays and maps, so callers never share mutable state with the
+ * store. Change notices arrive on a microtask after the write, as they would from Redis.
+ */
+export class MemoryStateStore implements StateStore {
+  private readonly instruments = new Map<string, InstrumentState>();
+  /** Lease text per instrument, as the Redis lease key would hold it. */
+  private readonly leases = new Map<string, string>();
+  private catalog: MarketCatalog | undefined;
+  private readonly changeListeners: ListenerSet<ChangeNotice>;
+  private readonly resetListeners: ListenerSet<void>;
+  private closed = false;
+
+  constructor(options: MemoryStateStoreOptions = {}) {
+    const logger = options.logger ?? new Logger(MemoryStateStore.name);
+    const report = (error: unknown): void => logger.warn(`state store listener failed: ${String(error)}`);
+    this.changeListeners = new ListenerSet(report);
+    this.resetListeners = new ListenerSet(report);
+  }
+
+  /**
+   * Sets (or with `undefined` removes) the lease of an instrument, the in-process stand-in for the
+   * Redis lease key: fenced writes are applied only while it holds exactly their owner and token.
+   */
+  setLease(instrument: string, fence: WriteFence | undefined): void {
+    if (fence === undefined) this.leases.delete(instrument);
+    else this.leases.set(instrument, encodeLease(fence));
+  }
+
+  async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
+    this.assertOpen();
+    // Fences are checked up front, so that a malformed one fails the batch before anything is applied.
+    const expectedLeases = batch.map((write) => (write.fence ? encodeLease(write.fence) : undefined));
+    return batch.map((write, index) => this.apply(write, expectedLeases[index]));
+  }
+
+  async writeCatalog(catalog: MarketCatalog): Promise<void> {
+    this.assertOpen();
+    this.catalog = frozenCopy(catalog);
+    this.announce(catalogNotice(catalog.refreshedAt));
+  }
+
+  async readCatalog(): Promise<MarketCatalog | undefined> {
+    this.assertOpen();
+    return this.catalog;
+  }
+
+  async readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>> {
+    this.assertOpen();
+    const heads = new Map<string, InstrumentHead>();
+    for (const instrument of instruments) {
+      const state = this.instruments.get(instrument);
+      if (state) heads.set(instrument, state.head);
+    }
+    return heads;
+  }
+
+  async readBook(instrument: string): Promise<BookView | undefined> {
+    this.assertOpen();
+    const state = this.instruments.get(instrument);
+    if (!state) return undefined;
+    state.sortedBook ??= {
+      bids: sortBestFirst(levelsOf(state.bids), 'bids'),
+      asks: sortBestFirst(levelsOf(state.asks), 'asks'),
+    };
+    return {
+      instrument,
+      version: state.head.bookVersion,
+      updatedAt: state.head.bookUpdatedAt,
+      syncState: state.head.syncState,
+      bids: [...state.sortedBook.bids],
+      asks: [...state.sortedBook.asks],
+    };
+  }
+
+  async readTrades(instrument: string): Promise<Trade[]> {
+    this.assertOpen();
+    const state = this.instruments.get(instrument);
+    if (!state) return [];
+    state.sortedTrades ??= [...state.trades.values()].sort(compareTradesOldestFirst);
+    return [...state.sortedTrades];
+  }
+
+  onChange(listener: (notice: ChangeNotice) => void): () => void {
+    return this.changeListeners.add(listener);
+  }
+
+  /** Process memory is never lost while the process runs, so reset listeners are never called. */
+  onReset(listener: () => void): () => void {
+    return this.resetListeners.add(listener);
+  }
+
+  async health(): Promise<StoreHealth> {
+    return this.closed ? { reachable: false, error: 'store closed' } : { reachable: true, latencyMs: 0 };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.changeListeners.clear();
+    this.resetListeners.clear();
+  }
+
+  /** Applies one write completely or not at all; nothing that can throw runs after the first change. */
+  private apply(write: InstrumentWrite, expectedLease: string | undefined): WriteOutcome {
+    const { instrument } = write;
+    if (expectedLease !== undefined && this.leases.get(instrument) !== expectedLease) {
+      return { instrument, result: 'fenced' };
+    }
+    const head = frozenCopy(write.head);
+    const trades = (write.tradesAdded ?? []).map((trade) => frozenCopy(trade));
+    const existing = this.instruments.get(instrument);
+    const state: InstrumentState =
+      existing && !write.replace
+        ? existing
+        : { head, bids: new Map(), asks: new Map(), trades: new Map(), oldestTradeTime: Infinity };
+    applyLevels(state.bids, write.levels?.bids ?? []);
+    applyLevels(state.asks, write.levels?.asks ?? []);
+    for (const trade of trades) {
+      state.trades.set(encodeTradeMember(trade), trade);
+      state.oldestTradeTime = Math.min(state.oldestTradeTime, trade.time);
+    }
+    if (write.tradesBefore !== undefined && write.tradesBefore >= state.oldestTradeTime) {
+      trimTrades(state, write.tradesBefore);
+    }
+    state.head = head;
+    state.sortedBook = undefined;
+    state.sortedTrades = undefined;
+    this.instruments.set(instrument, state);
+    this.announce(instrumentNotice(head));
+    return { instrument, result: 'written' };
+  }
+
+  private announce(notice: ChangeNotice): void {
+    queueMicrotask(() => this.changeListeners.emit(notice));
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('state store closed');
+  }
+}
+
+function applyLevels(side: Map<string, string>, levels: readonly PriceLevel[]): void {
+  for (const [price, amount] of levels) {
+    if (amount === '0') side.delete(price);
+    else side.set(price, amount);
+  }
+}
+
+function trimTrades(state: InstrumentState, cutoff: number): void {
+  let oldest = Infinity;
+  for (const [member, trade] of state.trades) {
+    if (trade.time <= cutoff) state.trades.delete(member);
+    else oldest = Math.min(oldest, trade.time);
+  }
+  state.oldestTradeTime = oldest;
+}
+
+function levelsOf(side: Map<string, string>): PriceLevel[] {
+  return [...side].map((level) => Object.freeze(level) as PriceLevel);
+}
+
+function frozenCopy<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
