@@ -1,0 +1,307 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
+import { MarketCatalog } from '../market/market-info';
+import { Trade } from '../market/trade';
+import { catalogNotice, parseChangeNotice } from './change-notice';
+import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCall } from './instrument-write-script';
+import { StoreKeys } from './keys';
+import { ListenerSet } from './listener-set';
+import {
+  createStoreRedisClient,
+  RedisClient,
+  reportConnectionErrors,
+  StoreConnectionOptions,
+} from './redis-connection';
+import {
+  BookView,
+  ChangeNotice,
+  InstrumentHead,
+  InstrumentWrite,
+  PriceLevel,
+  StateStore,
+  StoreHealth,
+  WriteOutcome,
+} from './state-store';
+import { StoreLogger } from './store-logger';
+import { compareTradesOldestFirst, sortBestFirst } from './store-order';
+import { decodeTradeMember } from './trade-member';
+
+export interface RedisStateStoreOptions {
+  /** Prefix of every key and channel; `mdg` by default. */
+  readonly prefix?: string;
+  /** Whether `close()` also closes the client given to the constructor; false by default. */
+  readonly closeClient?: boolean;
+  /** Where problems of background work are reported; a Nest logger by default. */
+  readonly logger?: StoreLogger;
+  /** How long `health()` waits for PING before it reports Redis unreachable; 2000 ms by default. */
+  readonly healthTimeoutMs?: number;
+}
+
+/**
+ * The state store in Redis (standalone or Cluster); the layout is documented in `keys.ts`.
+ *
+ * The data connection should use `storeRedisOptions()` (or `storeClusterOptions()`), so that
+ * commands fail fast while Redis is unreachable, and whoever creates it should listen to its
+ * `error` events (`reportConnectionErrors()`). Change notices arrive on a second connection,
+ * a duplicate of the first. The store notices that Redis lost its data by an epoch marker it
+ * compares on every (re)connection and health check.
+ */
+export class RedisStateStore implements StateStore {
+  readonly keys: StoreKeys;
+  private readonly subscriber: RedisClient;
+  private readonly subscribed: Promise<void>;
+  private readonly logger: StoreLogger;
+  private readonly healthTimeoutMs: number;
+  private readonly closeClient: boolean;
+  private readonly changeListeners: ListenerSet<ChangeNotice>;
+  private readonly resetListeners: ListenerSet<void>;
+  /** The epoch marker as this store last saw or wrote it. */
+  private epoch: string | undefined;
+  private epochCheck: Promise<void> | undefined;
+  private closed = false;
+
+  /** A store with its own data connection to `url`, closed with the store. */
+  static fromUrl(
+    url: string,
+    options: RedisStateStoreOptions & StoreConnectionOptions = {},
+  ): RedisStateStore {
+    const client = createStoreRedisClient(url, options);
+    reportConnectionErrors(client, options.logger ?? new Logger(RedisStateStore.name), 'Redis');
+    return new RedisStateStore(client, { ...options, closeClient: true });
+  }
+
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisStateStoreOptions = {},
+  ) {
+    this.keys = new StoreKeys(options.prefix);
+    this.logger = options.logger ?? new Logger(RedisStateStore.name);
+    this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
+    this.closeClient = options.closeClient ?? false;
+    const reportListenerError = (error: unknown): void =>
+      this.logger.warn(`state store listener failed: ${String(error)}`);
+    this.changeListeners = new ListenerSet(reportListenerError);
+    this.resetListeners = new ListenerSet(reportListenerError);
+
+    this.subscriber = subscriberOf(client);
+    reportConnectionErrors(this.subscriber, this.logger, 'Redis subscriber');
+    this.subscriber.on('message', this.handleMessage);
+    // The subscriber queues SUBSCRIBE until it is connected and repeats it after every reconnection.
+    this.subscribed = this.subscriber.subscribe(this.keys.changes).then(() => undefined);
+    this.subscribed.catch((error: unknown) =>
+      this.logger.warn(`subscribing to changes failed: ${String(error)}`),
+    );
+
+    client.on('ready', this.handleReady);
+    if (client.status === 'ready') this.handleReady();
+  }
+
+  /** Resolves once both connections are up, notices are subscribed and the epoch marker is checked. */
+  async ready(): Promise<void> {
+    await Promise.all([untilReady(this.client), this.subscribed]);
+    await this.checkEpoch();
+  }
+
+  async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
+    const calls = batch.map((write) => instrumentWriteCall(this.keys, write));
+    const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(this.client, calls);
+    return batch.map((write, index) => ({
+      instrument: write.instrument,
+      result: replies[index] === 1 ? 'written' : 'fenced',
+    }));
+  }
+
+  async writeCatalog(catalog: MarketCatalog): Promise<void> {
+    const replies = await this.client
+      .multi()
+      .set(this.keys.catalog, JSON.stringify(catalog))
+      .publish(this.keys.changes, JSON.stringify(catalogNotice(catalog.refreshedAt)))
+      .exec();
+    valuesOf(replies);
+  }
+
+  async readCatalog(): Promise<MarketCatalog | undefined> {
+    const text = await this.client.get(this.keys.catalog);
+    return text === null ? undefined : (JSON.parse(text) as MarketCatalog);
+  }
+
+  async readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>> {
+    const unique = [...new Set(instruments)];
+    const texts = await this.getAll(unique.map((instrument) => this.keys.instrument(instrument).head));
+    const heads = new Map<string, InstrumentHead>();
+    unique.forEach((instrument, index) => {
+      const text = texts[index];
+      if (text !== null) heads.set(instrument, JSON.parse(text) as InstrumentHead);
+    });
+    return heads;
+  }
+
+  async readBook(instrument: string): Promise<BookView | undefined> {
+    const keys = this.keys.instrument(instrument);
+    // One transaction, so that the sides and the head come from between the same two writes.
+    const [bids, asks, headText] = valuesOf(
+      await this.client.multi().hgetall(keys.bids).hgetall(keys.asks).get(keys.head).exec(),
+    ) as [Record<string, string>, Record<string, string>, string | null];
+    if (headText === null) return undefined;
+    const head = JSON.parse(headText) as InstrumentHead;
+    return {
+      instrument,
+      version: head.bookVersion,
+      updatedAt: head.bookUpdatedAt,
+      syncState: head.syncState,
+      bids: sortBestFirst(Object.entries(bids) as PriceLevel[], 'bids'),
+      asks: sortBestFirst(Object.entries(asks) as PriceLevel[], 'asks'),
+    };
+  }
+
+  async readTrades(instrument: string): Promise<Trade[]> {
+    const flat = await this.client.zrange(this.keys.instrument(instrument).trades, 0, '-1', 'WITHSCORES');
+    const trades: Trade[] = [];
+    for (let index = 0; index < flat.length; index += 2) {
+      trades.push(decodeTradeMember(flat[index], instrument, Number(flat[index + 1])));
+    }
+    // The set orders equal times by member text, which puts trade id "10" before "9".
+    return trades.sort(compareTradesOldestFirst);
+  }
+
+  onChange(listener: (notice: ChangeNotice) => void): () => void {
+    return this.changeListeners.add(listener);
+  }
+
+  onReset(listener: () => void): () => void {
+    return this.resetListeners.add(listener);
+  }
+
+  async health(): Promise<StoreHealth> {
+    const started = performance.now();
+    try {
+      await withTimeout(this.client.ping(), this.healthTimeoutMs, 'PING timed out');
+      const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+      // Also notices a FLUSHALL that came without a reconnection.
+      this.checkEpoch().catch((error: unknown) => this.logger.warn(`epoch check failed: ${String(error)}`));
+      return { reachable: true, latencyMs };
+    } catch (error) {
+      return { reachable: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.client.off('ready', this.handleReady);
+    this.changeListeners.clear();
+    this.resetListeners.clear();
+    this.subscriber.disconnect();
+    if (this.closeClient) await closeConnection(this.client);
+  }
+
+  private readonly handleReady = (): void => {
+    this.checkEpoch().catch((error: unknown) => this.logger.warn(`epoch check failed: ${String(error)}`));
+  };
+
+  private readonly handleMessage = (channel: string, message: string): void => {
+    if (channel !== this.keys.changes) return;
+    const notice = parseChangeNotice(message);
+    if (notice) this.changeListeners.emit(notice);
+    else this.logger.warn(`ignored a malformed change notice: ${message.slice(0, 200)}`);
+  };
+
+  /** One check at a time; callers during a check share its outcome. */
+  private checkEpoch(): Promise<void> {
+    this.epochCheck ??= this.compareEpoch().finally(() => {
+      this.epochCheck = undefined;
+    });
+    return this.epochCheck;
+  }
+
+  /**
+   * A missing marker means Redis lost its data (or was never used): a new one is written and the
+   * reset listeners are called. A marker different from the one this store knew means another
+   * store already found it missing and wrote a new one: the data was lost all the same. A marker
+   * seen for the first time is adopted.
+   */
+  private async compareEpoch(): Promise<void> {
+    const found = await this.client.get(this.keys.epoch);
+    if (found !== null && found === this.epoch) return;
+    const known = this.epoch;
+    if (found === null) {
+      const fresh = randomUUID();
+      // NX: of several stores that find the marker missing at once, one writes it and all adopt it.
+      const written = await this.client.set(this.keys.epoch, fresh, 'NX');
+      this.epoch = written === 'OK' ? fresh : ((await this.client.get(this.keys.epoch)) ?? fresh);
+    } else {
+      this.epoch = found;
+    }
+    if ((found === null || known !== undefined) && !this.closed) this.resetListeners.emit();
+  }
+
+  /** GET of many keys in one round trip; on a Cluster one command per key, as the keys span slots. */
+  private async getAll(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    if (this.client instanceof Cluster) {
+      const cluster = this.client;
+      return Promise.all(keys.map((key) => cluster.get(key)));
+    }
+    const pipeline = this.client.pipeline();
+    for (const key of keys) pipeline.get(key);
+    return valuesOf(await pipeline.exec()) as (string | null)[];
+  }
+}
+
+/** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */
+function subscriberOf(client: RedisClient): RedisClient {
+  if (client instanceof Cluster) return client.duplicate([], { enableOfflineQueue: true });
+  return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+}
+
+/** The values of a pipeline or transaction; rejects with the first error. */
+function valuesOf(replies: [error: Error | null, value: unknown][] | null): unknown[] {
+  if (!replies) throw new Error('transaction aborted');
+  const failed = replies.find(([error]) => error !== null);
+  if (failed) throw failed[0];
+  return replies.map(([, value]) => value);
+}
+
+async function untilReady(client: RedisClient): Promise<void> {
+  if (client.status === 'ready') return;
+  if (client.status === 'end') throw new Error('Redis connection closed');
+  await new Promise<void>((resolve, reject) => {
+    const onReady = (): void => {
+      client.off('end', onEnd);
+      resolve();
+    };
+    const onEnd = (): void => {
+      client.off('ready', onReady);
+      reject(new Error('Redis connection closed'));
+    };
+    client.once('ready', onReady);
+    client.once('end', onEnd);
+  });
+}
+
+async function closeConnection(client: RedisClient): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { encodeLease } from '../../src/store/lease-value';
+import { RedisStateStore } from '../../src/store/redis-state-store';
+import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { describeStateStoreContract, eventually, head, StoreUnderTest, trade } from './state-store.contract';
+
+const BTC = 'btc_usdt';
+
+/** Stores of one test on one prefix; their warnings are kept rather than printed. */
+class StoreSet {
+  readonly warnings: string[] = [];
+  private readonly stores: RedisStateStore[] = [];
+  readonly admin: Redis;
+
+  constructor(
+    private readonly url: string,
+    readonly prefix = `test-${randomUUID().slice(0, 8)}`,
+  ) {
+    this.admin = new Redis(url, { lazyConnect: true });
+  }
+
+  async open(): Promise<RedisStateStore> {
+    const store = RedisStateStore.fromUrl(this.url, {
+      prefix: this.prefix,
+      maxReconnectDelayMs: 100,
+      logger: { warn: (message) => this.warnings.push(message) },
+    });
+    this.stores.push(store);
+    await store.ready();
+    return store;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.stores.map((store) => store.close()));
+    this.admin.disconnect();
+  }
+}
+
+async function openSubject(url: string): Promise<StoreUnderTest> {
+  const set = new StoreSet(url);
+  const store = await set.open();
+  return {
+    store,
+    openPeer: () => set.open(),
+    setLease: async (instrument, fence) => {
+      const key = store.keys.instrument(instrument).lease;
+      if (fence) await set.admin.set(key, encodeLease(fence), 'PX', 60_000);
+      else await set.admin.del(key);
+    },
+    close: () => set.close(),
+  };
+}
+
+const write = (version: number, extra: Partial<InstrumentWrite> = {}): InstrumentWrite => ({
+  instrument: BTC,
+  replace: true,
+  head: head(BTC, version),
+  levels: { bids: [['100', String(version)]], asks: [] },
+  ...extra,
+});
+
+let server: TestRedisServer;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describeStateStoreContract('RedisStateStore', () => openSubject(server.url));
+
+describe('RedisStateStore in Redis', () => {
+  let set: StoreSet;
+
+  beforeEach(() => {
+    set = new StoreSet(server.url, `custom-${randomUUID().slice(0, 8)}`);
+  });
+
+  afterEach(async () => {
+    await set.close();
+  });
+
+  it('keeps its data model under its own prefix, each instrument under one hash tag', async () => {
+    const store = await set.open();
+    const p = set.prefix;
+    const before = new Set(await set.admin.keys('*'));
+    await store.write([
+      {
+        instrument: BTC,
+        replace: true,
+        head: head(BTC, 1),
+        levels: {
+          bids: [
+            ['99.5', '1'],
+            ['99', '2'],
+          ],
+          asks: [['101', '3']],
+        },
+        tradesAdded: [trade('7', 1000), trade('7', 1000), trade('8', 1001, { side: 'sell' })],
+      },
+    ]);
+    await store.writeCatalog({ markets: [], assets: [], refreshedAt: 5 });
+
+    const created = (await set.admin.keys('*')).filter((key) => !before.has(key)).sort();
+    expect(created).toEqual([
+      `${p}:catalog`,
+      `${p}:{${BTC}}:asks`,
+      `${p}:{${BTC}}:bids`,
+      `${p}:{${BTC}}:head`,
+      `${p}:{${BTC}}:trades`,
+    ]);
+    expect(await set.admin.exists(`${p}:epoch`)).toBe(1);
+    expect(await set.admin.hgetall(`${p}:{${BTC}}:bids`)).toEqual({ '99.5': '1', '99': '2' });
+    expect(await set.admin.zrange(`${p}:{${BTC}}:trades`, 0, '-1', 'WITHSCORES')).toEqual([
+      '7|b|27000.5|0.25',
+      '1000',
+      '8|s|27000.5|0.25',
+      '1001',
+    ]);
+    expect(JSON.parse((await set.admin.get(`${p}:{${BTC}}:head`)) ?? 'null')).toEqual(head(BTC, 1));
+    expect(JSON.parse((await set.admin.get(`${p}:catalog`)) ?? 'null')).toEqual({
+      markets: [],
+      assets: [],
+      refreshedAt: 5,
+    });
+  });
+
+  it('stores a full book of 10000 levels per side in one write', async () => {
+    const store = await set.open();
+    const bids: PriceLevel[] = Array.from({ length: 10_000 }, (_, i) => [`${i + 1}.000000000000000001`, '1']);
+    const asks: PriceLevel[] = Array.from({ length: 10_000 }, (_, i) => [`${20_000 + i}`, '2']);
+    await store.write([{ instrument: BTC, replace: true, head: head(BTC, 1), levels: { bids, asks } }]);
+    const book = await store.readBook(BTC);
+    expect(book?.bids).toHaveLength(10_000);
+    expect(book?.bids[0]).toEqual(['10000.000000000000000001', '1']);
+    expect(book?.bids[9_999]).toEqual(['1.000000000000000001', '1']);
+    expect(book?.asks[0]).toEqual(['20000', '2']);
+    expect(book?.asks[9_999]).toEqual(['29999', '2']);
+  });
+
+  it('loads its script again when Redis forgot it', async () => {
+    const store = await set.open();
+    await store.write([write(1)]);
+    await set.admin.script('FLUSH');
+    await expect(
+      store.write([write(2), write(3, { instrument: 'eth_usdt', head: head('eth_usdt', 3) })]),
+    ).resolves.toEqual([
+      { instrument: BTC, result: 'written' },
+      { instrument: 'eth_usdt', result: 'written' },
+    ]);
+    expect((await store.readBook(BTC))?.version).toBe(2);
+  });
+
+  it('adopts the epoch marker another store wrote, and notices a flush on its next health check', async () => {
+    const first = await set.open();
+    const second = await set.open();
+    let resets = 0;
+    first.onReset(() => (resets += 1));
+    second.onReset(() => (resets += 1));
+    await second.health();
+    expect(resets).toBe(0);
+
+    await set.admin.flushdb();
+    await first.health();
+    await eventually(() => expect(resets).toBe(1));
+    await second.health();
+    await eventually(() => expect(resets).toBe(2));
+    expect(await set.admin.exists(`${set.prefix}:epoch`)).toBe(1);
+  });
+
+  it('reconnects by itself after Redis restarts empty, tells writers to replace, and announces again', async () => {
+    const store = await set.open();
+    const resets: number[] = [];
+    store.onReset(() => resets.push(Date.now()));
+    const versions: number[] = [];
+    store.onChange((notice) => notice.kind === 'instrument' && versions.push(notice.bookVersion));
+    await store.write([write(1)]);
+
+    await server.restart();
+    await eventually(() => expect(resets).toHaveLength(1), 10_000);
+    expect(await store.readBook(BTC)).toBeUndefined();
+
+    await eventually(async () => {
+      await expect(store.write([write(2)])).resolves.toEqual([{ instrument: BTC, result: 'written' }]);
+      // The subscriber resubscribes after its own reconnection; keep writing until a notice arrives.
+      expect(versions).toContain(2);
+    }, 10_000);
+    expect((await store.readBook(BTC))?.bids).toEqual([['100', '2']]);
+  });
+
+  // A server given by REDIS_URL cannot be taken down.
+  const itWithPrivateServer = process.env.REDIS_URL ? it.skip : it;
+
+  itWithPrivateServer('rejects writes and reports Redis unreachable at once while it is down', async () => {
+    const store = await set.open();
+    await store.write([write(1)]);
+
+    await server.kill();
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const started = Date.now();
+        await expect(store.write([write(2)])).rejects.toThrow();
+        expect(Date.now() - started).toBeLessThan(500);
+      }
+      const health = await store.health();
+      expect(health).toEqual({ reachable: false, error: expect.any(String) });
+    } finally {
+      await server.restart();
+    }
+    await eventually(
+      () => expect(store.write([write(3)])).resolves.toEqual([{ instrument: BTC, result: 'written' }]),
+      10_000,
+    );
+  });
+});
