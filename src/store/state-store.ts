@@ -58,7 +58,12 @@ export interface InstrumentWrite {
 }
 
 export type ChangeNotice =
-  | { readonly kind: 'instrument'; readonly instrument: string; readonly bookVersion: number; readonly tradesRevision: number }
+  | {
+      readonly kind: 'instrument';
+      readonly instrument: string;
+      readonly bookVersion: number;
+      readonly tradesRevision: number;
+    }
   | { readonly kind: 'catalog'; readonly refreshedAt: number };
 
 export interface WriteOutcome {
