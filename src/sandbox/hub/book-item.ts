@@ -4,6 +4,8 @@ import { jsonNumber, JsonNumber, toJson } from '../http/json-number';
 import { BookDelta } from '../simulation/book-delta';
 import { MarketSimulator } from '../simulation/market-simulator';
 
+type Level = Pick<LevelView, 'amount' | 'price'>;
+
 interface BookEntry {
   readonly amount: JsonNumber;
   readonly price: JsonNumber;
@@ -53,15 +55,10 @@ export function bookDeltaItem(market: MarketSimulator, delta: BookDelta): string
 
 function bookItem(
   market: MarketSimulator,
-  content: {
-    bids: readonly Pick<LevelView, 'amount' | 'price'>[];
-    asks: readonly Pick<LevelView, 'amount' | 'price'>[];
-    version: number;
-    snapshot: boolean;
-  },
+  content: { bids: readonly Level[]; asks: readonly Level[]; version: number; snapshot: boolean },
 ): BookItem {
   const { priceScale, amountScale } = market.spec;
-  const entry = ({ amount, price }: Pick<LevelView, 'amount' | 'price'>): BookEntry => ({
+  const entry = ({ amount, price }: Level): BookEntry => ({
     amount: jsonNumber(amount, amountScale),
     price: jsonNumber(price, priceScale),
   });
