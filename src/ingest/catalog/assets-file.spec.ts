@@ -1,0 +1,127 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AssetsFileError, parseAssetsFile, readAssetsFile } from './assets-file';
+
+function problemsOf(text: string): readonly string[] {
+  try {
+    parseAssetsFile(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AssetsFileError);
+    return (error as AssetsFileError).problems;
+  }
+  throw new Error('expected an AssetsFileError');
+}
+
+describe('parseAssetsFile', () => {
+  it('reads every field, keyed by upper-case symbol, with decimals canonical and exact', () => {
+    const assets = parseAssetsFile(
+      '{"btc":{"name":" Bitcoin ","can_withdraw":false,"can_deposit":"true","min_withdraw":0.00050,"max_withdraw":"50"},' +
+        '"Pepe":{"min_withdraw":"0.000000000000000001","max_withdraw":123456789.123456789012345678}}',
+    );
+    expect([...assets.entries()]).toEqual([
+      [
+        'BTC',
+        { name: 'Bitcoin', canWithdraw: false, canDeposit: true, minWithdraw: '0.0005', maxWithdraw: '50' },
+      ],
+      ['PEPE', { minWithdraw: '0.000000000000000001', maxWithdraw: '123456789.123456789012345678' }],
+    ]);
+  });
+
+  it('accepts entries with no fields and a minimum above a max_withdraw of 0 (no limit)', () => {
+    const assets = parseAssetsFile('{"USDT":{},"ETH":{"min_withdraw":"5","max_withdraw":0}}');
+    expect(assets.get('USDT')).toEqual({});
+    expect(assets.get('ETH')).toEqual({ minWithdraw: '5', maxWithdraw: '0' });
+  });
+
+  it('accepts an empty file object', () => {
+    expect(parseAssetsFile('{}').size).toBe(0);
+  });
+
+  it('lists every problem of the file in one error', () => {
+    const problems = problemsOf(
+      JSON.stringify({
+        BTC: { name: '', can_withdraw: 1, can_deposit: 'yes', min_withdraw: '-1', max_withdraw: 'lots' },
+        btc: { name: 'Bitcoin again' },
+        ETH: { name: 'Ether', min_withdraw: '10', max_withdraw: '2', maxWithdraw: '3' },
+        'US DT': { name: 'Tether' },
+        SOL: 'Solana',
+        XRP: { min_withdraw: '1e-3', max_withdraw: null },
+      }),
+    );
+    expect(problems).toEqual([
+      'BTC.name: must be non-empty text, got ""',
+      'BTC.can_withdraw: must be true or false, got 1',
+      'BTC.can_deposit: must be true or false, got "yes"',
+      'BTC.min_withdraw: must be a non-negative decimal number, got "-1"',
+      'BTC.max_withdraw: must be a non-negative decimal number, got "lots"',
+      'btc: the same asset as BTC; give each asset once',
+      'ETH.maxWithdraw: unknown field; the fields are name, can_withdraw, can_deposit, min_withdraw, max_withdraw',
+      'ETH: min_withdraw 10 is above max_withdraw 2',
+      '"US DT": an asset symbol is letters and digits (also . and -)',
+      'SOL: must be an object with name, can_withdraw, can_deposit, min_withdraw, max_withdraw, got "Solana"',
+      'XRP.max_withdraw: must be a non-negative decimal number, got null',
+    ]);
+  });
+
+  it('rejects text that is not a JSON object keyed by symbol', () => {
+    expect(problemsOf('{"BTC":')[0]).toMatch(/^not valid JSON/);
+    expect(problemsOf('{"BTC":{"name":"a"},"BTC":{"name":"b"}}')[0]).toMatch(
+      /^not valid JSON: Duplicate key 'BTC'/,
+    );
+    expect(problemsOf('[{"BTC":{}}]')).toEqual([
+      expect.stringMatching(/^must be a JSON object keyed by asset symbol/),
+    ]);
+  });
+
+  it('names the source in the message, one line per problem', () => {
+    expect(() => parseAssetsFile('{"a b":{},"C":{"x":1}}', 'ASSETS_FILE assets.json')).toThrow(
+      'ASSETS_FILE assets.json is invalid:\n  - "a b": an asset symbol is letters and digits (also . and -)\n  - C.x: unknown field',
+    );
+  });
+});
+
+describe('readAssetsFile', () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'assets-file-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('gives no overrides without a file', async () => {
+    expect((await readAssetsFile(undefined)).size).toBe(0);
+  });
+
+  it('reads and validates a file', async () => {
+    const path = join(directory, 'assets.json');
+    await writeFile(path, '{"usdt":{"name":"Tether USD","min_withdraw":10}}');
+    expect([...(await readAssetsFile(path)).entries()]).toEqual([
+      ['USDT', { name: 'Tether USD', minWithdraw: '10' }],
+    ]);
+    await writeFile(path, '{"usdt":{"name":7}}');
+    await expect(readAssetsFile(path)).rejects.toThrow(
+      `ASSETS_FILE ${path} is invalid:\n  - usdt.name: must be non-empty text`,
+    );
+  });
+
+  it('reports a file that cannot be read', async () => {
+    const path = join(directory, 'missing.json');
+    await expect(readAssetsFile(path)).rejects.toThrow(
+      new AssetsFileError(`ASSETS_FILE ${path}`, ['cannot be read: ENOENT']),
+    );
+  });
+
+  it('accepts the example file shipped beside the reader', async () => {
+    const assets = await readAssetsFile(join(__dirname, 'assets.example.json'));
+    expect([...assets.keys()]).toEqual(['BTC', 'ETH', 'USDT', 'PEPE']);
+    expect(assets.get('BTC')).toEqual({
+      name: 'Bitcoin',
+      canWithdraw: true,
+      canDeposit: true,
+      minWithdraw: '0.0005',
+      maxWithdraw: '50',
+    });
+    expect(assets.get('PEPE')).toMatchObject({ canWithdraw: false });
+  });
+});
