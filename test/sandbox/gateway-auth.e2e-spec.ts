@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatUnits } from '../../src/sandbox/engine/units';
-import { GatewayTestClient } from '../../src/sandbox/gateway/testing/gateway-test-client';
+import { GatewayTestClient } from '../support/gateway-test-client';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { startTestSandbox } from '../support/start-test-sandbox';
 

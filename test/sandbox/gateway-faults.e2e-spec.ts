@@ -1,4 +1,4 @@
-import { GatewayTestClient } from '../../src/sandbox/gateway/testing/gateway-test-client';
+import { GatewayTestClient } from '../support/gateway-test-client';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { startTestSandbox } from '../support/start-test-sandbox';
 

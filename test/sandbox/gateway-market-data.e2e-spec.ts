@@ -1,6 +1,6 @@
 import { Side } from '../../src/sandbox/engine/side';
 import { formatUnits } from '../../src/sandbox/engine/units';
-import { GatewayTestClient } from '../../src/sandbox/gateway/testing/gateway-test-client';
+import { GatewayTestClient } from '../support/gateway-test-client';
 import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { startTestSandbox } from '../support/start-test-sandbox';

@@ -1,4 +1,4 @@
-import { GatewayTestClient } from '../../src/sandbox/gateway/testing/gateway-test-client';
+import { GatewayTestClient } from '../support/gateway-test-client';
 import { startTestSandbox } from '../support/start-test-sandbox';
 
 describe('sandbox gateway: shutdown', () => {

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { ExactJson, parseExactJson } from '../../../upstream/exact-json';
+import { ExactJson, parseExactJson } from '../../src/upstream/exact-json';
 
 /** A frame as the client received it; `payload` is `o` parsed with numbers as their exact text. */
 export interface ReceivedFrame {
