@@ -1,21 +1,8 @@
+import { Candle } from '../../market/candle-stats';
 import { ExactJson } from '../exact-json';
 import { parseExchangeDate } from './exchange-date';
 import { FieldError, FieldProblems, JsonFields } from './json-fields';
 import { MalformedBodyError } from './malformed-body-error';
-
-/** One candle: times in Unix milliseconds, decimals canonical text. */
-export interface Candle {
-  readonly start: number;
-  readonly end: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  /** Traded amount in the base asset. */
-  readonly volume: string;
-  /** Traded value in the quote asset, when the exchange sends it. */
-  readonly quoteVolume?: string;
-}
 
 export interface CandleHistory {
   /** Lower case, as the envelope names it. */

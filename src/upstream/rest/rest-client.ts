@@ -1,8 +1,9 @@
 import { BookMessage } from '../../market/book-update';
+import { Candle } from '../../market/candle-stats';
 import { ExactJson, parseExactJson } from '../exact-json';
 import { decodeDepth } from './depth-codec';
 import { parseExchangeErrors } from './exchange-error-body';
-import { Candle, decodeHistory } from './history-codec';
+import { decodeHistory } from './history-codec';
 import { HistoryRequest, historyQuery, MAX_CANDLES } from './history-request';
 import { decodeInfo, ExchangeInfo } from './info-codec';
 import { MalformedBodyError } from './malformed-body-error';
