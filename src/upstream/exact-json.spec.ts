@@ -2,7 +2,9 @@ import { parseExactJson } from './exact-json';
 
 describe('parseExactJson', () => {
   it('keeps every digit of every number as text', () => {
-    const value = parseExactJson('{"price":0.1,"amount":123456789.123456789012345678,"version":509444497,"tiny":1e-7,"list":[10,2.50]}');
+    const value = parseExactJson(
+      '{"price":0.1,"amount":123456789.123456789012345678,"version":509444497,"tiny":1e-7,"list":[10,2.50]}',
+    );
     expect(value).toEqual({
       price: '0.1',
       amount: '123456789.123456789012345678',

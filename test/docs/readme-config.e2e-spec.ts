@@ -4,7 +4,10 @@ import { AppConfig } from '../../src/config/app-config';
 
 describe('README configuration table', () => {
   const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('<!-- config-table:start -->'), readme.indexOf('<!-- config-table:end -->'));
+  const table = readme.slice(
+    readme.indexOf('<!-- config-table:start -->'),
+    readme.indexOf('<!-- config-table:end -->'),
+  );
   const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]));
 
   it('documents every setting of the configuration class', () => {
