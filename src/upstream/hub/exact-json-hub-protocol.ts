@@ -1,0 +1,132 @@
+import {
+  HubMessage,
+  IHubProtocol,
+  ILogger,
+  LogLevel,
+  MessageType,
+  NullLogger,
+  TransferFormat,
+} from '@microsoft/signalr';
+import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+
+/** Ends every message of the JSON hub protocol. */
+export const RECORD_SEPARATOR = '\x1e';
+
+/** A hub message that could not be read; it was skipped. */
+export class MalformedHubMessageError extends Error {
+  constructor(
+    reason: string,
+    /** The message as received, without its separator. */
+    readonly text: string,
+  ) {
+    super(`${reason} in hub message ${preview(text)}`);
+    this.name = 'MalformedHubMessageError';
+  }
+}
+
+function preview(text: string): string {
+  const quoted = JSON.stringify(text);
+  return quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted;
+}
+
+type JsonObject = { readonly [key: string]: ExactJson };
+
+const INTEGER = /^-?\d+$/;
+
+/**
+ * The SignalR JSON hub protocol (name `json`, version 1, text frames of messages each ending with
+ * 0x1E), read without binary floating point: every number inside a message keeps the exact text the
+ * server wrote, so a stream item's prices and amounts arrive as strings with all their digits. Only
+ * the protocol's own integers (`type`, `sequenceId`) are turned back into numbers.
+ *
+ * Unlike the official protocol, a message that cannot be read is handed to `onMalformed` and
+ * skipped, so one bad message costs that message and not the connection. The handshake response is
+ * read by the official client itself and never reaches this protocol.
+ */
+export class ExactJsonHubProtocol implements IHubProtocol {
+  readonly name = 'json';
+  readonly version = 1;
+  readonly transferFormat = TransferFormat.Text;
+
+  constructor(private readonly onMalformed: (error: MalformedHubMessageError) => void = () => undefined) {}
+
+  parseMessages(input: string | ArrayBuffer, logger: ILogger | null): HubMessage[] {
+    if (typeof input !== 'string') {
+      this.onMalformed(new MalformedHubMessageError('binary data', `${input.byteLength} bytes`));
+      return [];
+    }
+    const records = input.split(RECORD_SEPARATOR);
+    // A complete frame ends with the separator, which leaves an empty tail.
+    const unterminated = records.pop() ?? '';
+    const messages: HubMessage[] = [];
+    for (const record of records) {
+      try {
+        const message = this.readMessage(record, logger ?? NullLogger.instance);
+        if (message) messages.push(message);
+      } catch (error) {
+        this.onMalformed(new MalformedHubMessageError((error as Error).message, record));
+      }
+    }
+    if (unterminated !== '')
+      this.onMalformed(new MalformedHubMessageError('no record separator', unterminated));
+    return messages;
+  }
+
+  writeMessage(message: HubMessage): string {
+    return JSON.stringify(message) + RECORD_SEPARATOR;
+  }
+
+  /** The message in `record`, or undefined for a type this client does not know (ignored, as the protocol asks). */
+  private readMessage(record: string, logger: ILogger): HubMessage | undefined {
+    let parsed: ExactJson;
+    try {
+      parsed = parseExactJson(record);
+    } catch (error) {
+      throw new Error(`invalid JSON (${(error as Error).message})`);
+    }
+    if (!isJsonObject(parsed)) throw new Error('not a JSON object');
+    const type = integerField(parsed, 'type');
+    switch (type) {
+      case MessageType.Invocation:
+        requireText(parsed, 'target');
+        if (parsed.invocationId !== undefined) requireText(parsed, 'invocationId');
+        return { ...parsed, type } as HubMessage;
+      case MessageType.StreamItem:
+        requireText(parsed, 'invocationId');
+        if (parsed.item === undefined) throw new Error('a StreamItem message without an item');
+        return { ...parsed, type } as HubMessage;
+      case MessageType.Completion:
+        requireText(parsed, 'invocationId');
+        if (present(parsed.error) && present(parsed.result)) {
+          throw new Error('a Completion message with both a result and an error');
+        }
+        if (present(parsed.error)) requireText(parsed, 'error');
+        return { ...parsed, type } as HubMessage;
+      case MessageType.Ping:
+      case MessageType.Close:
+        return { ...parsed, type } as HubMessage;
+      case MessageType.Ack:
+      case MessageType.Sequence:
+        return { ...parsed, type, sequenceId: integerField(parsed, 'sequenceId') } as HubMessage;
+      default:
+        logger.log(LogLevel.Information, `Unknown message type '${type}' ignored.`);
+        return undefined;
+    }
+  }
+}
+
+function present(value: ExactJson | undefined): boolean {
+  return value !== undefined && value !== null;
+}
+
+function integerField(message: JsonObject, key: string): number {
+  const value = message[key];
+  const number = typeof value === 'string' && INTEGER.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number)) throw new Error(`"${key}" is not an integer`);
+  return number;
+}
+
+function requireText(message: JsonObject, key: string): void {
+  const value = message[key];
+  if (typeof value !== 'string' || value === '') throw new Error(`"${key}" is not a non-empty string`);
+}
