@@ -4,6 +4,7 @@ import {
   LogLevel,
   MessageType,
   NullLogger,
+  StreamInvocationMessage,
   TransferFormat,
 } from '@microsoft/signalr';
 import {
@@ -140,13 +141,13 @@ describe('ExactJsonHubProtocol', () => {
 
   it('writes plain JSON ended by the record separator, as the official protocol does', () => {
     const protocol = new ExactJsonHubProtocol();
-    const message = {
+    const message: StreamInvocationMessage = {
       type: MessageType.StreamInvocation,
       invocationId: '0',
       target: 'Book',
       arguments: ['btc_usdt'],
       streamIds: [],
-    } as const;
+    };
     const written = protocol.writeMessage(message);
     expect(written).toBe(
       '{"type":4,"invocationId":"0","target":"Book","arguments":["btc_usdt"],"streamIds":[]}\x1e',

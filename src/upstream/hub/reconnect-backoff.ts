@@ -1,0 +1,46 @@
+import { IRetryPolicy, RetryContext } from '@microsoft/signalr';
+
+/** How long the hub client waits before it tries again, after a failed or lost connection. */
+export interface ReconnectDelays {
+  /** Ceiling of the first wait; each further try in a row doubles it. */
+  readonly initialDelayMs: number;
+  /** Highest ceiling of a wait. */
+  readonly maxDelayMs: number;
+}
+
+export const DEFAULT_RECONNECT_DELAYS: ReconnectDelays = { initialDelayMs: 500, maxDelayMs: 30_000 };
+
+/**
+ * Exponential backoff with full jitter, without end: try n (from 0) waits uniformly in
+ * [0, min(maxDelayMs, initialDelayMs x 2^n)), so that many clients dropped together come back
+ * spread out, and a client never gives up on the exchange.
+ */
+export class ReconnectBackoff implements IRetryPolicy {
+  private readonly delays: ReconnectDelays;
+
+  constructor(
+    delays: Partial<ReconnectDelays> = {},
+    private readonly random: () => number = Math.random,
+  ) {
+    this.delays = { ...DEFAULT_RECONNECT_DELAYS, ...delays };
+    const { initialDelayMs, maxDelayMs } = this.delays;
+    if (!(initialDelayMs > 0) || !(maxDelayMs >= initialDelayMs)) {
+      throw new RangeError(
+        `reconnect delays need 0 < initialDelayMs <= maxDelayMs, got ${initialDelayMs}, ${maxDelayMs}`,
+      );
+    }
+  }
+
+  /** The wait before try `retry` (0 for the first try after a failure). */
+  delay(retry: number): number {
+    const { initialDelayMs, maxDelayMs } = this.delays;
+    // Beyond 2^30 the ceiling is the maximum anyway; the cap keeps the power finite.
+    const ceiling = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(retry, 30));
+    return Math.floor(this.random() * ceiling);
+  }
+
+  /** The official client's automatic reconnect: never returns null, so it never stops trying. */
+  nextRetryDelayInMilliseconds(context: RetryContext): number {
+    return this.delay(context.previousRetryCount);
+  }
+}
