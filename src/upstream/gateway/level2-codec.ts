@@ -1,0 +1,113 @@
+import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
+import { readDecimal } from '../rest/json-fields';
+import { ExactJson } from '../exact-json';
+import { InstrumentRef } from './instrument-ref';
+import {
+  payloadArray,
+  PayloadProblems,
+  positionalRow,
+  readInteger,
+  readPositiveDecimal,
+} from './payload-values';
+
+/**
+ * Positions in a Level 2 row: `[MDUpdateId, NumAccounts, ActionDateTime, ActionType, LastTradePrice,
+ * NumOrders, Price, InstrumentId, Quantity, Side]`.
+ */
+export const Level2Column = {
+  UpdateId: 0,
+  ActionDateTime: 2,
+  ActionType: 3,
+  Price: 6,
+  InstrumentId: 7,
+  Quantity: 8,
+  Side: 9,
+} as const;
+
+const ROW_LENGTH = 10;
+const DELETE = 2;
+const SIDES: Record<number, BookSide> = { 0: 'bid', 1: 'ask' };
+
+interface Level2Rows {
+  readonly updates: LevelUpdate[];
+  readonly version: number;
+  /** Highest ActionDateTime, 0 when there is none. */
+  readonly time: number;
+}
+
+/** True when the Level 2 payload holds at least one row of the instrument. */
+export function hasLevel2Rows(payload: ExactJson, instrumentId: number): boolean {
+  return (
+    Array.isArray(payload) &&
+    payload.some((row) => Array.isArray(row) && Number(row[Level2Column.InstrumentId]) === instrumentId)
+  );
+}
+
+function decodeRows(payload: ExactJson, ref: InstrumentRef, what: string): Level2Rows {
+  const problems = new PayloadProblems(what);
+  const updates: LevelUpdate[] = [];
+  let version = 0;
+  let time = 0;
+  payloadArray(payload, what).forEach((value, index) => {
+    problems.read(() => {
+      const at = (column: number) => `[${index}][${column}]`;
+      const row = positionalRow(value, `[${index}]`, ROW_LENGTH);
+      const column = (name: keyof typeof Level2Column) => row[Level2Column[name]];
+      if (readInteger(column('InstrumentId'), at(Level2Column.InstrumentId)) !== ref.instrumentId) return;
+      const updateId = readInteger(column('UpdateId'), at(Level2Column.UpdateId));
+      const changedAt = readInteger(column('ActionDateTime'), at(Level2Column.ActionDateTime));
+      const action = readInteger(column('ActionType'), at(Level2Column.ActionType), 0, DELETE);
+      const side = SIDES[readInteger(column('Side'), at(Level2Column.Side), 0, 1)];
+      const price = readPositiveDecimal(column('Price'), at(Level2Column.Price));
+      // A deleted level's quantity means nothing; gateways send 0 or the old size.
+      const amount = action === DELETE ? '0' : readDecimal(column('Quantity'), at(Level2Column.Quantity));
+      updates.push({ side, price, amount });
+      version = Math.max(version, updateId);
+      time = Math.max(time, changedAt);
+    });
+  });
+  problems.throwIfAny();
+  return { updates, version, time };
+}
+
+/**
+ * The SubscribeLevel2 or GetL2Snapshot reply as a snapshot of one instrument. Rows of other
+ * instruments are left out; an empty book (`[]`) is a snapshot without levels at version 0.
+ * `version` is the highest MDUpdateId, `time` the latest ActionDateTime (else `receivedAt`).
+ */
+export function decodeLevel2Snapshot(
+  payload: ExactJson,
+  ref: InstrumentRef,
+  receivedAt: number,
+): BookMessage {
+  const rows = decodeRows(payload, ref, 'Level 2 snapshot');
+  return {
+    instrument: ref.instrument,
+    version: rows.version,
+    snapshot: true,
+    updates: rows.updates,
+    time: rows.time || receivedAt,
+  };
+}
+
+/**
+ * A Level2UpdateEvent as a delta of one instrument whose updates keep the rows' order (a level can
+ * be deleted and set again in one frame). ActionType 0 and 1 set the level, 2 deletes it (amount
+ * "0"). `version` is the highest MDUpdateId: ids skip and are unsorted within a frame, so they give
+ * an order but no gap rule. undefined when the frame holds no row of the instrument.
+ */
+export function decodeLevel2Update(
+  payload: ExactJson,
+  ref: InstrumentRef,
+  receivedAt: number,
+): BookMessage | undefined {
+  const rows = decodeRows(payload, ref, 'Level2UpdateEvent');
+  if (rows.updates.length === 0) return undefined;
+  return {
+    instrument: ref.instrument,
+    version: rows.version,
+    snapshot: false,
+    updates: rows.updates,
+    time: rows.time || receivedAt,
+  };
+}
