@@ -7,7 +7,12 @@ import { GatewayClient, GatewayConnectionState } from '../../src/upstream/gatewa
 import { GatewayClientOptions } from '../../src/upstream/gateway/gateway-client-options';
 import { GatewayCallError } from '../../src/upstream/gateway/gateway-errors';
 import { GatewayMarketData } from '../../src/upstream/gateway/gateway-market-data';
-import { level2Subscription, tradesSubscription } from '../../src/upstream/gateway/market-data-subscriptions';
+import {
+  level1Subscription,
+  level2Subscription,
+  tradesSubscription,
+} from '../../src/upstream/gateway/market-data-subscriptions';
+import { Level1 } from '../../src/upstream/gateway/level1';
 import { BookReplica } from '../../src/upstream/gateway/testing/book-replica';
 import { CapturingLogger } from '../../src/upstream/gateway/testing/capturing-logger';
 import { waitUntil } from '../../src/upstream/gateway/testing/wait-until';
@@ -236,6 +241,24 @@ describe('gateway client against the sandbox', () => {
     expect(all).toEqual(truthTrades(btc).slice(-all.length));
     expect(received.length).toBe(btc.tradeLog.size - tradesBefore);
     expect([...eventNames]).toEqual(['OrderTradeEvent']);
+  });
+
+  it('follows Level 1: the reply, then updates that reach the market best prices and last trade', async () => {
+    const made = await running();
+    const records: Level1[] = [];
+    made.subscribe(level1Subscription({ instrument: BTC }, { onLevel1: (record) => records.push(record) }));
+    const best = (side: Side) => formatUnits(btc.bestPrice(side)!, btc.spec.priceScale);
+    const matchesMarket = (record: Level1 | undefined) =>
+      record?.bestBid === best(Side.Buy) &&
+      record.bestOffer === best(Side.Sell) &&
+      record.lastTradedPrice === formatUnits(btc.tradeLog.last()!.price, btc.spec.priceScale);
+    await waitUntil(() => records.length === 1, 5_000, 'Level 1 reply');
+    expect(matchesMarket(records[0])).toBe(true);
+    expect(records[0]).toMatchObject({ instrument: 'btc_usdt', instrumentId: 1 });
+    await flow(btc, 100);
+    await waitUntil(() => records.length > 1 && matchesMarket(records[records.length - 1]), 5_000, 'update');
+    const last = records[records.length - 1];
+    expect(last.rolling24hTradeCount).toBe(btc.tradeLog.rolling24h(last.time).count);
   });
 
   it('pings periodically and gets answers', async () => {
