@@ -191,6 +191,29 @@ describe('OrderBook', () => {
     expect(book.size('ask')).toBe(0);
   });
 
+  it('stays consistent while the price band drifts and removed levels are purged in bulk', () => {
+    const book = new OrderBook();
+    const model = new NaiveBook();
+    let state = 7;
+    const next = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 40_000; i++) {
+      // A band of 60 prices that moves up by one every 8 updates: old prices are removed for good.
+      const base = Math.floor(i / 8);
+      const side = next() % 2 === 0 ? 'bid' : 'ask';
+      const offset = next() % 60;
+      const amount = offset < 2 ? '0' : next() % 2 === 0 ? '1' : '0';
+      const update: LevelUpdate = { side, price: `${base + offset}.5`, amount };
+      book.apply(update);
+      model.apply(update);
+      for (const stale of [`${base - 1}.5`, `${base - 2}.5`]) {
+        book.apply({ side, price: stale, amount: '0' });
+        model.apply({ side, price: stale, amount: '0' });
+      }
+      if (i % 2000 === 0) expectSameBook(book, model);
+    }
+    expectSameBook(book, model);
+  });
+
   it('grows past its initial capacity', () => {
     const book = new OrderBook();
     for (let i = 1; i <= 5000; i++) book.apply(bid(`${i}`, '1'));
