@@ -294,6 +294,8 @@ async function closeConnection(client: RedisClient): Promise<void> {
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  // When the timer wins, the command may still fail later (e.g. "Connection is closed"); that is expected.
+  promise.catch(() => undefined);
   try {
     return await Promise.race([
       promise,

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { startTestSandbox } from '../support/start-test-sandbox';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** The README's script, pointed at a test sandbox, written next to the project's node_modules. */
+/** The README's script, pointed at a test sandbox. */
 function readmeScript(port: number): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = readme.slice(
@@ -20,16 +21,24 @@ function readmeScript(port: number): string {
 
 describe('the README script that watches the Book stream', () => {
   let sandbox: RunningSandbox;
-  const script = join(ROOT, 'node_modules', '.cache', 'watch-book.readme.js');
+  const folder = mkdtempSync(join(tmpdir(), 'watch-book-'));
+  const script = join(folder, 'watch-book.js');
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '50' });
   });
-  afterAll(() => sandbox.close());
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
 
   it('prints the snapshot and then deltas', async () => {
     writeFileSync(script, readmeScript(sandbox.port));
-    const child = spawn(process.execPath, [script, 'eth_usdt'], { cwd: ROOT });
+    // The script runs as a reader would run it from this folder, so it finds the project's packages.
+    const child = spawn(process.execPath, [script, 'eth_usdt'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 15_000;
