@@ -1,7 +1,7 @@
 import { oppositeSide, Side } from '../engine/side';
 import { parseUnits } from '../engine/units';
 import { jsonNumber, JsonNumber } from '../http/json-number';
-import { dotNetTicks } from '../rest/dotnet-ticks';
+import { dotNetTicks } from '../../market/dotnet-ticks';
 import { MarketSimulator } from '../simulation/market-simulator';
 import { SandboxTrade, TickDirection } from '../simulation/sandbox-trade';
 import { OMS_ID } from './gateway-catalog';

@@ -2,7 +2,7 @@ import { JsonNumber, jsonNumber } from '../http/json-number';
 import { buildCandles, Candle } from '../simulation/candles';
 import { MarketSimulator } from '../simulation/market-simulator';
 import { SandboxTrade } from '../simulation/sandbox-trade';
-import { formatExchangeDate } from './exchange-date';
+import { formatExchangeDate } from '../../market/exchange-date';
 import { HistoryQuery } from './history-query';
 
 export interface CandleView {

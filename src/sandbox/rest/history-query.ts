@@ -1,5 +1,5 @@
 import { CANDLE_INTERVALS, CandleInterval } from '../simulation/candles';
-import { parseExchangeDate } from './exchange-date';
+import { parseExchangeDate } from '../../market/exchange-date';
 import { ExchangeError } from './exchange-error';
 
 /** Candles per request: the default and the most the exchange returns (spec 8). */
@@ -45,7 +45,7 @@ export function parseHistoryQuery(query: Readonly<Record<string, unknown>>): His
       problems.push(`${name}: is required and ${DATE_RULE}`);
       return undefined;
     }
-    const time = parseExchangeDate(text);
+    const time = parseExchangeDate(text, 'ceil');
     if (time === undefined) problems.push(`${name}: ${DATE_RULE}, got ${JSON.stringify(text)}`);
     return time;
   };

@@ -2,7 +2,7 @@ import { parseUnits } from '../engine/units';
 import { JsonNumber, jsonNumber } from '../http/json-number';
 import { MarketSideMode, MarketStatus } from '../market/market-spec';
 import { MarketSimulator } from '../simulation/market-simulator';
-import { dotNetTicks } from './dotnet-ticks';
+import { dotNetTicks } from '../../market/dotnet-ticks';
 
 /** A market record of spec 2.1, in the field order of the exchange's later captures. */
 export interface MarketRecordView {

@@ -1,5 +1,5 @@
 import { GatewayCredentials } from './gateway-login';
-import { ReconnectBackoff } from './reconnect-backoff';
+import { ReconnectDelays } from '../reconnect-backoff';
 
 /** Where the client reports its connection's life; a Nest Logger fits. */
 export interface GatewayLogger {
@@ -25,7 +25,7 @@ export interface GatewayClientOptions {
   readonly requestTimeoutMs?: number;
   /** Time limit of the login call and of the websocket upgrade (default 10 s). */
   readonly connectTimeoutMs?: number;
-  readonly reconnect?: Partial<ReconnectBackoff>;
+  readonly reconnect?: Partial<ReconnectDelays>;
   readonly logger?: GatewayLogger;
   /** Wall clock in Unix milliseconds: the receive times handed to subscriptions. */
   readonly now?: () => number;

@@ -21,7 +21,7 @@ import {
   Subscription,
   SubscriptionHost,
 } from './gateway-subscription';
-import { DEFAULT_RECONNECT_BACKOFF, ReconnectBackoff, reconnectDelay } from './reconnect-backoff';
+import { ReconnectBackoff } from '../reconnect-backoff';
 
 export type GatewayConnectionState =
   'connecting' | 'authenticating' | 'connected' | 'reconnecting' | 'disconnected';
@@ -102,7 +102,6 @@ export class GatewayClient {
   private readonly backoff: ReconnectBackoff;
   private readonly logger: GatewayLogger;
   private readonly now: () => number;
-  private readonly random: () => number;
   private readonly userAgent: string;
   private readonly subscriptions = new Set<Subscription>();
   private readonly stateListeners = new Set<StateListener>();
@@ -145,18 +144,15 @@ export class GatewayClient {
       report: (subscription, error) => this.report(subscription, error),
     };
     this.connectTimeoutMs = options.connectTimeoutMs ?? GATEWAY_DEFAULTS.connectTimeoutMs;
-    this.backoff = { ...DEFAULT_RECONNECT_BACKOFF, ...options.reconnect };
+    this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
     this.userAgent = options.userAgent ?? GATEWAY_DEFAULTS.userAgent;
     for (const [name, value] of Object.entries({
       pingIntervalMs: this.pingIntervalMs,
       pongTimeoutMs: this.pongTimeoutMs,
       requestTimeoutMs: this.requestTimeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
-      'reconnect.initialDelayMs': this.backoff.initialDelayMs,
-      'reconnect.maxDelayMs': this.backoff.maxDelayMs,
     })) {
       if (!(value > 0)) throw new RangeError(`${name} must be positive`);
     }
@@ -282,7 +278,7 @@ export class GatewayClient {
       if (attempt.connected) failures = 0;
       if (attempt.retryAtOnce) continue;
       failures += 1;
-      const delay = reconnectDelay(failures, this.backoff, this.random);
+      const delay = this.backoff.delay(failures - 1);
       this.logger.log(`gateway: connecting again in ${delay} ms`);
       await sleep(delay, signal);
     }

@@ -1,4 +1,4 @@
-import { FieldError, JsonFields } from '../rest/json-fields';
+import { FieldError, JsonFields } from '../json-fields';
 import { ExactJson } from '../exact-json';
 import { GatewayInstrument } from './gateway-records';
 import { pascalCaseFields, payloadArray, PayloadProblems } from './payload-values';

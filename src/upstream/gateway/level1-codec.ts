@@ -1,4 +1,4 @@
-import { readDecimal } from '../rest/json-fields';
+import { readDecimal } from '../json-fields';
 import { ExactJson } from '../exact-json';
 import { InstrumentRef } from './instrument-ref';
 import { Level1 } from './level1';

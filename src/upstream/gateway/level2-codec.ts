@@ -1,5 +1,5 @@
 import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
-import { readDecimal } from '../rest/json-fields';
+import { readDecimal } from '../json-fields';
 import { ExactJson } from '../exact-json';
 import { InstrumentRef } from './instrument-ref';
 import {

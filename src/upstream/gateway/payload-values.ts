@@ -1,5 +1,5 @@
-import { unixMsFromDotNetTicks } from '../rest/dotnet-ticks';
-import { FieldError, JsonFields, readDecimal } from '../rest/json-fields';
+import { unixMsFromDotNetTicks } from '../../market/dotnet-ticks';
+import { FieldError, JsonFields, readDecimal } from '../json-fields';
 import { ExactJson, isJsonObject } from '../exact-json';
 import { GatewayPayloadError } from './gateway-payload-error';
 

@@ -1,5 +1,5 @@
 import { TakerSide, Trade } from '../../market/trade';
-import { FieldError, JsonFields } from '../rest/json-fields';
+import { FieldError, JsonFields } from '../json-fields';
 import { ExactJson, isJsonObject } from '../exact-json';
 import { InstrumentNames } from './instrument-ref';
 import {

@@ -1,6 +1,6 @@
 import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
 import { ExactJson } from '../exact-json';
-import { FieldError, FieldProblems, JsonFields } from '../rest/json-fields';
+import { FieldError, FieldProblems, JsonFields } from '../json-fields';
 
 /** A `Book` stream item that is not shaped as the exchange's `OrderBookInfo`; each problem says where. */
 export class MalformedBookItemError extends Error {

@@ -9,7 +9,7 @@ import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
 import { marketDataHubUrl } from './hub-url';
-import { ReconnectBackoff, ReconnectDelays } from './reconnect-backoff';
+import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
 
 /**
  * `connecting`: building a connection, including the waits between failed tries;

@@ -1,4 +1,4 @@
-import { checkBaseUrl, restUrl } from '../rest/rest-url';
+import { checkBaseUrl, upstreamUrl } from '../upstream-url';
 
 /** Path of the public market-data hub under the exchange's root (spec 4.3). */
 export const MARKET_DATA_HUB_PATH = '/marketdata/info';
@@ -9,5 +9,5 @@ export const MARKET_DATA_HUB_PATH = '/marketdata/info';
  * The official client turns http(s) into ws(s) itself.
  */
 export function marketDataHubUrl(baseUrl: string): string {
-  return restUrl(checkBaseUrl(baseUrl), MARKET_DATA_HUB_PATH);
+  return upstreamUrl(checkBaseUrl(baseUrl), MARKET_DATA_HUB_PATH);
 }

@@ -1,6 +1,6 @@
 import { parseExactJson } from '../exact-json';
 import { decodeDepth } from './depth-codec';
-import { MalformedBodyError } from './malformed-body-error';
+import { MalformedBodyError } from '../malformed-body-error';
 
 const RECEIVED_AT = 1_710_408_413_589;
 

@@ -1,7 +1,7 @@
 import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
 import { ExactJson } from '../exact-json';
-import { FieldProblems, JsonFields } from './json-fields';
-import { MalformedBodyError } from './malformed-body-error';
+import { FieldProblems, JsonFields } from '../json-fields';
+import { MalformedBodyError } from '../malformed-body-error';
 
 function levels(
   fields: JsonFields,

@@ -1,6 +1,6 @@
 import { parseExactJson } from '../exact-json';
 import { decodeHistory } from './history-codec';
-import { MalformedBodyError } from './malformed-body-error';
+import { MalformedBodyError } from '../malformed-body-error';
 
 function decode(text: string) {
   return decodeHistory(parseExactJson(text));

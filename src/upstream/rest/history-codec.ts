@@ -1,8 +1,8 @@
 import { Candle } from '../../market/candle-stats';
 import { ExactJson } from '../exact-json';
-import { parseExchangeDate } from './exchange-date';
-import { FieldError, FieldProblems, JsonFields } from './json-fields';
-import { MalformedBodyError } from './malformed-body-error';
+import { parseExchangeDate } from '../../market/exchange-date';
+import { FieldError, FieldProblems, JsonFields } from '../json-fields';
+import { MalformedBodyError } from '../malformed-body-error';
 
 export interface CandleHistory {
   /** Lower case, as the envelope names it. */

@@ -1,4 +1,4 @@
-import { formatQueryDate } from './exchange-date';
+import { formatQueryDate } from '../../market/exchange-date';
 
 /** Candle widths the exchange offers (spec 4.1); there is no 4h or 6h. */
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '12h', '1d', '1w', '1M'] as const;

@@ -1,6 +1,6 @@
 import { parseExactJson } from '../exact-json';
 import { decodeInfo } from './info-codec';
-import { MalformedBodyError } from './malformed-body-error';
+import { MalformedBodyError } from '../malformed-body-error';
 
 /** A market entry as the later captures of the exchange write it, with `overrides` on top. */
 function entry(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,9 +1,9 @@
 import { MarketInfo } from '../../market/market-info';
 import { ExactJson } from '../exact-json';
-import { unixMsFromDotNetTicks } from './dotnet-ticks';
-import { normalizeExchangeDate } from './exchange-date';
-import { FieldError, JsonFields } from './json-fields';
-import { MalformedBodyError } from './malformed-body-error';
+import { unixMsFromDotNetTicks } from '../../market/dotnet-ticks';
+import { normalizeExchangeDate } from '../../market/exchange-date';
+import { FieldError, JsonFields } from '../json-fields';
+import { MalformedBodyError } from '../malformed-body-error';
 
 /** The body of `GET /frontoffice/api/info`, decoded. */
 export interface ExchangeInfo {

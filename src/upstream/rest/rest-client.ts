@@ -6,10 +6,10 @@ import { parseExchangeErrors } from './exchange-error-body';
 import { decodeHistory } from './history-codec';
 import { HistoryRequest, historyQuery, MAX_CANDLES } from './history-request';
 import { decodeInfo, ExchangeInfo } from './info-codec';
-import { MalformedBodyError } from './malformed-body-error';
+import { MalformedBodyError } from '../malformed-body-error';
 import { RequestBudget, restFamilyOf } from './request-budget';
 import { RestBodyError, RestError, RestNetworkError, RestStatusError, RestTimeoutError } from './rest-errors';
-import { checkBaseUrl, restUrl } from './rest-url';
+import { checkBaseUrl, upstreamUrl } from '../upstream-url';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, retryDelay, parseRetryAfter } from './retry-policy';
 
 /** Where the client reports retries and skipped markets; a Nest Logger fits. */
@@ -139,7 +139,7 @@ export class RestClient {
   }
 
   private async get(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<Answer> {
-    const url = restUrl(this.baseUrl, path, query);
+    const url = upstreamUrl(this.baseUrl, path, query);
     const family = restFamilyOf(path);
     for (let attempt = 1; ; attempt++) {
       const permit = await this.budget.acquire(family, signal);

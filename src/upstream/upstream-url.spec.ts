@@ -1,6 +1,6 @@
-import { checkBaseUrl, restUrl } from './rest-url';
+import { checkBaseUrl, upstreamUrl } from './upstream-url';
 
-describe('restUrl', () => {
+describe('upstreamUrl', () => {
   it.each([
     ['https://api.example.com:8443/trading', 'https://api.example.com:8443/trading/frontoffice/api/info'],
     ['https://api.example.com:8443/trading/', 'https://api.example.com:8443/trading/frontoffice/api/info'],
@@ -8,12 +8,12 @@ describe('restUrl', () => {
     ['http://127.0.0.1:4000', 'http://127.0.0.1:4000/frontoffice/api/info'],
     ['http://127.0.0.1:4000/', 'http://127.0.0.1:4000/frontoffice/api/info'],
   ])('joins %s and the path', (base, expected) => {
-    expect(restUrl(base, '/frontoffice/api/info')).toBe(expected);
+    expect(upstreamUrl(base, '/frontoffice/api/info')).toBe(expected);
   });
 
   it('adds an encoded query', () => {
     expect(
-      restUrl('http://h/trading', '/marketdata/instruments/btc_usdt/history', {
+      upstreamUrl('http://h/trading', '/marketdata/instruments/btc_usdt/history', {
         startDate: '2024-03-14T09:00:00',
         type: '1m',
       }),
@@ -23,7 +23,7 @@ describe('restUrl', () => {
   });
 
   it('needs a path from the root', () => {
-    expect(() => restUrl('http://h', 'frontoffice/api/info')).toThrow(RangeError);
+    expect(() => upstreamUrl('http://h', 'frontoffice/api/info')).toThrow(RangeError);
   });
 });
 

@@ -9,7 +9,7 @@ describe('dotNetTicks', () => {
     // 636880696809972288 ticks in the exchange's documentation is 2019-03-13T10:28:00.997Z.
     const ms = Date.parse('2019-03-13T10:28:00.997Z');
     expect(dotNetTicks(ms)).toBe(636880696809970000n);
-    expect(new Date(unixMsFromDotNetTicks(636880696809972288n)).toISOString()).toBe(
+    expect(new Date(unixMsFromDotNetTicks(636880696809972288n)!).toISOString()).toBe(
       '2019-03-13T10:28:00.997Z',
     );
   });
@@ -28,5 +28,12 @@ describe('dotNetTicks', () => {
 
   it('rejects fractions of a millisecond', () => {
     expect(() => dotNetTicks(1.5)).toThrow(RangeError);
+  });
+
+  it('reads tick counts given as text, and nothing else', () => {
+    expect(unixMsFromDotNetTicks('636880696809972288')).toBe(Date.parse('2019-03-13T10:28:00.997Z'));
+    for (const text of ['', '1.5', '6e17', 'abc', '99999999999999999999999']) {
+      expect(unixMsFromDotNetTicks(text)).toBeUndefined();
+    }
   });
 });

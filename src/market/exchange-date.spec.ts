@@ -1,4 +1,9 @@
-import { formatExchangeDate, parseExchangeDate } from './exchange-date';
+import {
+  formatExchangeDate,
+  formatQueryDate,
+  normalizeExchangeDate,
+  parseExchangeDate,
+} from './exchange-date';
 
 describe('parseExchangeDate', () => {
   it('reads the documented format as UTC', () => {
@@ -8,14 +13,16 @@ describe('parseExchangeDate', () => {
   it('tolerates a fraction and a trailing Z', () => {
     expect(parseExchangeDate('2019-03-13T09:00:00Z')).toBe(Date.UTC(2019, 2, 13, 9));
     expect(parseExchangeDate('2019-03-13T09:00:00.5')).toBe(Date.UTC(2019, 2, 13, 9, 0, 0, 500));
-    expect(parseExchangeDate('2019-11-14T16:18:49.253354')).toBe(Date.UTC(2019, 10, 14, 16, 18, 49, 254));
+    expect(parseExchangeDate('2019-11-14T16:18:49.253354')).toBe(Date.UTC(2019, 10, 14, 16, 18, 49, 253));
     expect(parseExchangeDate('2019-03-13T09:00:00.123Z')).toBe(Date.UTC(2019, 2, 13, 9, 0, 0, 123));
   });
 
-  it('rounds sub-millisecond fractions up and keeps whole milliseconds', () => {
-    expect(parseExchangeDate('2020-01-01T00:00:00.0000001')).toBe(Date.UTC(2020, 0, 1) + 1);
-    expect(parseExchangeDate('2020-01-01T00:00:00.001000000')).toBe(Date.UTC(2020, 0, 1) + 1);
-    expect(parseExchangeDate('2020-01-01T00:00:00.999999999')).toBe(Date.UTC(2020, 0, 1) + 1000);
+  it('drops sub-millisecond fractions of reported instants, and rounds range bounds up', () => {
+    expect(parseExchangeDate('2020-01-01T00:00:00.0000001')).toBe(Date.UTC(2020, 0, 1));
+    expect(parseExchangeDate('2020-01-01T00:00:00.0000001', 'ceil')).toBe(Date.UTC(2020, 0, 1) + 1);
+    expect(parseExchangeDate('2020-01-01T00:00:00.001000000', 'ceil')).toBe(Date.UTC(2020, 0, 1) + 1);
+    expect(parseExchangeDate('2020-01-01T00:00:00.999999999', 'ceil')).toBe(Date.UTC(2020, 0, 1) + 1000);
+    expect(parseExchangeDate('2020-01-01T00:00:00.999999999')).toBe(Date.UTC(2020, 0, 1) + 999);
   });
 
   it('handles leap days and years before 100', () => {
@@ -59,5 +66,19 @@ describe('formatExchangeDate', () => {
     for (const ms of [0, 1_700_000_000_000, 1_700_000_000_001]) {
       expect(parseExchangeDate(formatExchangeDate(ms))).toBe(ms);
     }
+  });
+});
+
+describe('normalizeExchangeDate', () => {
+  it('adds the missing Z and keeps the fraction as sent', () => {
+    expect(normalizeExchangeDate('2019-11-14T16:18:49.253354')).toBe('2019-11-14T16:18:49.253354Z');
+    expect(normalizeExchangeDate('2021-05-06T07:08:09Z')).toBe('2021-05-06T07:08:09Z');
+    expect(normalizeExchangeDate('2024-02-30T00:00:00')).toBeUndefined();
+  });
+});
+
+describe('formatQueryDate', () => {
+  it('formats query dates in whole seconds without Z', () => {
+    expect(formatQueryDate(Date.UTC(2024, 2, 14, 9, 5, 7, 999))).toBe('2024-03-14T09:05:07');
   });
 });

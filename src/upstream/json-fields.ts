@@ -1,5 +1,5 @@
-import { canonicalDecimal } from '../../market/decimal';
-import { ExactJson, isJsonObject } from '../exact-json';
+import { canonicalDecimal } from '../market/decimal';
+import { ExactJson, isJsonObject } from './exact-json';
 import { MalformedBodyError } from './malformed-body-error';
 
 /** A field of a response body that breaks its rule; `path` locates it, e.g. `pairs.btc_usdt.minAmount`. */

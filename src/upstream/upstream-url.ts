@@ -3,7 +3,11 @@
  * without a trailing slash: `https://host:8443/trading` + `/frontoffice/api/info` gives
  * `https://host:8443/trading/frontoffice/api/info`.
  */
-export function restUrl(baseUrl: string, path: string, query: Readonly<Record<string, string>> = {}): string {
+export function upstreamUrl(
+  baseUrl: string,
+  path: string,
+  query: Readonly<Record<string, string>> = {},
+): string {
   if (!path.startsWith('/')) throw new RangeError(`path must start with /: ${path}`);
   const url = new URL(baseUrl);
   url.pathname = url.pathname.replace(/\/+$/, '') + path;
