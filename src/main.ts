@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+import { ingests } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
-import { describeSandbox, startSandbox } from './sandbox/start-sandbox';
+import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
+import { startApp } from './start-app';
+import { resolveUpstream } from './upstream/upstream-settings';
 
 function readConfig(): AppConfig {
   try {
@@ -18,13 +21,15 @@ function readConfig(): AppConfig {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  if (config.ROLE === Role.Sandbox) {
-    const sandbox = await startSandbox(config);
+  let sandbox: RunningSandbox | undefined;
+  if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
+    sandbox = await startSandbox(config);
     process.stdout.write(`${describeSandbox(sandbox)}\n`);
-    return;
+    if (config.ROLE === Role.Sandbox) return;
   }
-  process.stderr.write(`ROLE=${config.ROLE} is not available yet\n`);
-  process.exit(1);
+  const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
+  const app = await startApp(config, upstream);
+  process.stdout.write(`Gateway (${config.ROLE}) listening on ${app.url}\n`);
 }
 
 main().catch((error: unknown) => {

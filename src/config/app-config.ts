@@ -9,6 +9,9 @@ const REDIS_URL = { require_tld: false, protocols: ['redis', 'rediss'], require_
 export const TRADE_EVENT_NAMES = ['OrderTradeEvent', 'TradeDataUpdateEvent'] as const;
 export type TradeEventName = (typeof TRADE_EVENT_NAMES)[number];
 
+export const BOOK_SOURCES = ['hub', 'gateway'] as const;
+export type BookSource = (typeof BOOK_SOURCES)[number];
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -66,6 +69,42 @@ export class AppConfig {
   @IsString()
   @MinLength(1)
   UPSTREAM_PASSWORD?: string = undefined;
+
+  /** Where order books come from: the SignalR hub's `Book` stream, or the gateway's Level 2 feed. */
+  @IsIn(BOOK_SOURCES, { message: `must be one of ${BOOK_SOURCES.join(', ')}` })
+  BOOK_SOURCE: BookSource = 'hub';
+
+  /** Each instrument's state is written to the store at most once per this interval. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(10)
+  @Max(10_000)
+  FLUSH_INTERVAL_MS = 100;
+
+  /** Each live book is checked against a REST snapshot about this often (the REST limits may stretch it). */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  BOOK_VERIFY_INTERVAL_MS = 60_000;
+
+  /** Market metadata (REST info, gateway instruments and products, assets file) is refreshed this often. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  CATALOG_REFRESH_MS = 60_000;
+
+  /** Trades asked for with every trade subscription, to bridge a reconnect; older ones come from trade history. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer' })
+  @Min(1)
+  @Max(100_000)
+  TRADES_SNAPSHOT_COUNT = 1_000;
+
+  /** Without a trade feed, 24-hour statistics are re-estimated from candles this often. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  CANDLE_REFRESH_MS = 60_000;
 
   /** JSON file with asset names and withdraw/deposit data (see README). */
   @IsOptional()

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { Role } from './config/role';
+import { HealthModule } from './health/health.module';
+import { MetricsModule } from './health/metrics.module';
+import { IngestModule } from './ingest/ingest.module';
+import { StoreModule } from './store/store.module';
+import { UpstreamModule } from './upstream/upstream.module';
+import { UpstreamSettings } from './upstream/upstream-settings';
+
+export function ingests(role: Role): boolean {
+  return role === Role.All || role === Role.Ingest;
+}
+
+/** The gateway application for its role: `ingest` and `all` ingest from `upstream`. */
+@Module({})
+export class AppModule {
+  static forRole(config: AppConfig, upstream?: UpstreamSettings): DynamicModule {
+    const ingestModules = ingests(config.ROLE)
+      ? [UpstreamModule.forRoot(requireUpstream(upstream)), IngestModule]
+      : [];
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        MetricsModule,
+        StoreModule.forRoot(),
+        ...ingestModules,
+        HealthModule,
+      ],
+    };
+  }
+}
+
+function requireUpstream(upstream: UpstreamSettings | undefined): UpstreamSettings {
+  if (!upstream) throw new Error('an ingesting role needs the upstream settings');
+  return upstream;
+}

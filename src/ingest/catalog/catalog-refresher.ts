@@ -1,0 +1,61 @@
+import { Logger } from '@nestjs/common';
+import { joinCatalog } from '../../market/catalog-join';
+import { MarketCatalog } from '../../market/market-info';
+import { StateStore } from '../../store/state-store';
+import { GatewayClient } from '../../upstream/gateway/gateway-client';
+import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
+import { GatewayInstrument, GatewayProduct } from '../../upstream/gateway/gateway-records';
+import { RestClient } from '../../upstream/rest/rest-client';
+import { readAssetsFile } from './assets-file';
+
+const GATEWAY_WAIT_MS = 10_000;
+
+/**
+ * Builds the market catalogue: the exchange's REST market list joined with the gateway's instruments
+ * and products (its ids and symbols) and the assets file, and stores it for the API.
+ */
+export class CatalogRefresher {
+  private readonly logger = new Logger(CatalogRefresher.name);
+  private readonly gatewayData: GatewayMarketData;
+
+  constructor(
+    private readonly rest: RestClient,
+    private readonly gateway: GatewayClient,
+    private readonly store: StateStore,
+    private readonly assetsFile: string | undefined,
+    private readonly now: () => number,
+  ) {
+    this.gatewayData = new GatewayMarketData(gateway, { now });
+  }
+
+  async refresh(): Promise<MarketCatalog> {
+    const info = await this.rest.info();
+    if (info.skipped.length > 0)
+      this.logger.warn(
+        `markets skipped as malformed: ${info.skipped.map((s) => `${s.key}: ${s.problem}`).join('; ')}`,
+      );
+    const [instruments, products] = await this.gatewayRecords();
+    const catalog = joinCatalog(
+      info.markets,
+      instruments,
+      products,
+      await readAssetsFile(this.assetsFile),
+      this.now(),
+    );
+    await this.store.writeCatalog(catalog);
+    return catalog;
+  }
+
+  /** The gateway's ids; without them the books still come from the hub, but no gateway feed can be opened. */
+  private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]]> {
+    try {
+      await this.gateway.whenConnected(GATEWAY_WAIT_MS);
+      return await Promise.all([this.gatewayData.getInstruments(), this.gatewayData.getProducts()]);
+    } catch (error) {
+      this.logger.warn(
+        `gateway instruments unavailable, catalogue without them: ${(error as Error).message}`,
+      );
+      return [[], []];
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import { BookMessage } from '../market/book-update';
+import { BookSynchronizer, BookSyncOptions, ResyncReason, SyncOutcome } from '../market/book-synchronizer';
+import { Candle, statsFromCandles } from '../market/candle-stats';
+import { MarketInfo } from '../market/market-info';
+import { MarketStats } from '../market/market-stats';
+import { Trade } from '../market/trade';
+import { TradeWindow } from '../market/trade-window';
+import {
+  InstrumentHead,
+  InstrumentWrite,
+  PriceLevel,
+  TradeFeedState,
+  WriteFence,
+} from '../store/state-store';
+import { BookFeed, BookFeedSubscription } from './feeds/book-feed';
+
+/** What a pipeline reports to its owner: metrics and logs. */
+export interface PipelineEvents {
+  /** The book left `live`; it is rebuilt from the next snapshot. */
+  onResync(instrument: string, reason: ResyncReason, detail?: string): void;
+  onMalformed(instrument: string, error: Error): void;
+  onSnapshotFailed(instrument: string, error: Error): void;
+}
+
+export interface PipelineOptions {
+  readonly market: MarketInfo;
+  readonly bookFeed: BookFeed;
+  /** The exchange's REST snapshot of the book: the fallback when the feed gives none, and the periodic check. */
+  readonly restSnapshot: (instrument: string) => Promise<BookMessage>;
+  readonly tradeFeed: TradeFeedState;
+  readonly sync: BookSyncOptions;
+  readonly now: () => number;
+  readonly events: PipelineEvents;
+}
+
+/**
+ * Everything the service knows about one instrument, kept by its single writer: the book and its sync
+ * state machine, the 24-hour trade window (or, without a trade feed, candles and the last price), and
+ * what changed since the last write. `takeWrite` turns the changes into one atomic store write.
+ */
+export class InstrumentPipeline {
+  readonly instrument: string;
+  private readonly sync: BookSynchronizer;
+  private readonly window = new TradeWindow();
+  private subscription?: BookFeedSubscription;
+  private snapshotInFlight = false;
+  private lastState: SyncOutcome['state'] = 'syncing';
+  private candles: readonly Candle[] = [];
+  private lastPrice?: string;
+  private rollingVolume?: string;
+  private lastEventAt = 0;
+  /** Starts from the clock so that it keeps growing across restarts of the service. */
+  private tradesRevision: number;
+  private newTrades: Trade[] = [];
+  private expiredBefore?: number;
+  private changed = true;
+  private replaceNeeded = true;
+  fence?: WriteFence;
+
+  constructor(private readonly options: PipelineOptions) {
+    this.instrument = options.market.instrument;
+    this.sync = new BookSynchronizer(this.instrument, options.now(), options.sync);
+    this.tradesRevision = options.now();
+  }
+
+  get state(): SyncOutcome['state'] {
+    return this.sync.state;
+  }
+
+  get counters(): BookSynchronizer['counters'] {
+    return this.sync.counters;
+  }
+
+  get bookVersion(): number {
+    return this.sync.book.version;
+  }
+
+  get tradeCount(): number {
+    return this.window.size;
+  }
+
+  /** Unix milliseconds of the last upstream message about the instrument. */
+  get lastEventTime(): number {
+    return this.lastEventAt;
+  }
+
+  start(): void {
+    this.subscription = this.options.bookFeed.open(this.options.market, {
+      onMessage: (message) => this.onBookMessage(message),
+      onInterrupted: (reason) => this.handle(this.sync.reset(reason, this.options.now())),
+      onMalformed: (error) => this.options.events.onMalformed(this.instrument, error),
+    });
+  }
+
+  stop(): void {
+    this.subscription?.close();
+    this.subscription = undefined;
+  }
+
+  /** The passage of time: reorder windows and snapshot waits run out, trades leave the window. */
+  tick(): void {
+    const now = this.options.now();
+    this.handle(this.sync.tick(now));
+    const expiry = this.window.nextExpiry();
+    if (expiry !== undefined && expiry <= now) {
+      const before = this.window.size;
+      this.expiredBefore = this.window.expire(now);
+      if (this.window.size !== before) this.tradesChanged();
+    }
+  }
+
+  /** Compares the live book with a REST snapshot of the exchange; a mismatch re-syncs the instrument. */
+  async verify(): Promise<SyncOutcome | undefined> {
+    if (this.sync.state !== 'live' || this.snapshotInFlight) return undefined;
+    const snapshot = await this.options.restSnapshot(this.instrument);
+    return this.handle(this.sync.onRestSnapshot(snapshot, this.options.now()));
+  }
+
+  addTrades(trades: readonly Trade[]): void {
+    const added = this.window.add(trades, this.options.now());
+    this.lastEventAt = this.options.now();
+    this.changed = true;
+    if (added.length === 0) return;
+    this.newTrades.push(...added);
+    this.tradesChanged();
+  }
+
+  newestTradeTime(): number | undefined {
+    return this.window.size > 0 ? this.window.trades()[this.window.size - 1].time : undefined;
+  }
+
+  /** Without a trade feed: the candles of the last 24 hours. */
+  setCandles(candles: readonly Candle[]): void {
+    this.candles = candles;
+    this.changed = true;
+  }
+
+  /** Without a trade feed: the exchange's last price and rolling 24-hour base volume (Level 1). */
+  setLevel1(lastPrice: string, rollingVolume: string, time: number): void {
+    this.lastPrice = lastPrice === '0' ? undefined : lastPrice;
+    this.rollingVolume = rollingVolume;
+    this.lastEventAt = Math.max(this.lastEventAt, time);
+    this.changed = true;
+  }
+
+  /** The store may not hold what this pipeline wrote (a failed write, a store that lost its data). */
+  replaceOnNextWrite(): void {
+    this.replaceNeeded = true;
+  }
+
+  /**
+   * The write that brings the store up to date, or undefined when nothing changed. Normally only the
+   * changed levels and the new trades; the whole state after `replaceOnNextWrite`.
+   */
+  takeWrite(): InstrumentWrite | undefined {
+    if (!this.changed && !this.replaceNeeded) return undefined;
+    const now = this.options.now();
+    const book = this.sync.book;
+    const changes = book.takeChanges();
+    const head = this.head(now);
+    const replace = this.replaceNeeded;
+    const write: InstrumentWrite = replace
+      ? {
+          instrument: this.instrument,
+          replace,
+          head,
+          levels: { bids: book.levels('bid'), asks: book.levels('ask') },
+          tradesAdded: this.window.trades(),
+          fence: this.fence,
+        }
+      : {
+          instrument: this.instrument,
+          replace,
+          head,
+          ...(changes.bids.length + changes.asks.length > 0
+            ? { levels: { bids: changes.bids, asks: changes.asks } }
+            : {}),
+          ...(this.newTrades.length > 0 ? { tradesAdded: this.newTrades } : {}),
+          ...(this.expiredBefore !== undefined ? { tradesBefore: this.expiredBefore } : {}),
+          fence: this.fence,
+        };
+    this.newTrades = [];
+    this.expiredBefore = undefined;
+    this.changed = false;
+    this.replaceNeeded = false;
+    return write;
+  }
+
+  private head(now: number): InstrumentHead {
+    const book = this.sync.book;
+    return {
+      instrument: this.instrument,
+      bookVersion: book.version,
+      bookUpdatedAt: book.updatedAt,
+      syncState: this.sync.state,
+      ...optional('bestBid', book.best('bid')),
+      ...optional('bestAsk', book.best('ask')),
+      stats: this.stats(now),
+      tradesRevision: this.tradesRevision,
+      tradeFeed: this.options.tradeFeed,
+      lastEventAt: this.lastEventAt,
+    };
+  }
+
+  private stats(now: number): MarketStats {
+    if (this.options.tradeFeed === 'live') return this.window.stats(now);
+    const estimated = statsFromCandles(this.candles, now, this.lastPrice);
+    // Level 1's rolling volume is the exchange's own 24-hour figure, finer than candle buckets.
+    return this.rollingVolume === undefined || estimated.last === '0'
+      ? estimated
+      : { ...estimated, baseVolume: this.rollingVolume };
+  }
+
+  private onBookMessage(message: BookMessage): void {
+    const now = this.options.now();
+    this.lastEventAt = now;
+    this.changed = true;
+    this.handle(this.sync.onStreamMessage(message, now));
+  }
+
+  private handle(outcome: SyncOutcome): SyncOutcome {
+    if (outcome.bookChanged) this.changed = true;
+    if (this.lastState === 'live' && outcome.state === 'resync') {
+      this.options.events.onResync(this.instrument, outcome.reason as ResyncReason, outcome.detail);
+    }
+    if (this.lastState !== outcome.state) this.changed = true;
+    this.lastState = outcome.state;
+    if (outcome.action === 'reopen-stream') {
+      this.subscription?.restart();
+      this.handle(this.sync.reset(`reopened after ${outcome.reason}`, this.options.now()));
+    } else if (outcome.action === 'request-snapshot') {
+      void this.fetchSnapshot();
+    }
+    return outcome;
+  }
+
+  private async fetchSnapshot(): Promise<void> {
+    if (this.snapshotInFlight) return;
+    this.snapshotInFlight = true;
+    try {
+      const snapshot = await this.options.restSnapshot(this.instrument);
+      this.handle(this.sync.onRestSnapshot(snapshot, this.options.now()));
+    } catch (error) {
+      this.options.events.onSnapshotFailed(this.instrument, error as Error);
+    } finally {
+      this.snapshotInFlight = false;
+    }
+  }
+
+  private tradesChanged(): void {
+    this.tradesRevision++;
+    this.changed = true;
+  }
+}
+
+function optional<K extends string>(key: K, level: PriceLevel | undefined): Partial<Record<K, PriceLevel>> {
+  return level ? ({ [key]: level } as Record<K, PriceLevel>) : {};
+}

@@ -1,0 +1,34 @@
+import type { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AddressInfo } from 'node:net';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import { UpstreamSettings } from './upstream/upstream-settings';
+
+export interface RunningApp {
+  readonly app: NestFastifyApplication;
+  readonly port: number;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the gateway application for `config.ROLE` on `PORT` (0 picks a free port). */
+export async function startApp(
+  config: AppConfig,
+  upstream?: UpstreamSettings,
+  logger: LogLevel[] | false = ['error', 'warn', 'log'],
+): Promise<RunningApp> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRole(config, upstream),
+    new FastifyAdapter(),
+    {
+      logger,
+    },
+  );
+  app.enableShutdownHooks();
+  await app.listen(config.PORT, config.HOST);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+}

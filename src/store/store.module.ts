@@ -1,0 +1,54 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { MemoryStateStore } from './memory-state-store';
+import { RedisStateStore } from './redis-state-store';
+import { StateStore } from './state-store';
+
+export const STATE_STORE = Symbol('StateStore');
+
+const READY_WAIT_MS = 5_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+class StoreLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(STATE_STORE) private readonly store: StateStore) {}
+
+  /** After every `beforeApplicationShutdown` hook, in which the writers flush their last changes. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+/** The state store: Redis when `REDIS_URL` is set, process memory otherwise. */
+@Global()
+@Module({})
+export class StoreModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: StoreModule,
+      providers: [
+        {
+          provide: STATE_STORE,
+          inject: [AppConfig],
+          useFactory: async (config: AppConfig): Promise<StateStore> => {
+            if (!config.REDIS_URL) return new MemoryStateStore();
+            const logger = new Logger(RedisStateStore.name);
+            const store = RedisStateStore.fromUrl(config.REDIS_URL, { logger });
+            // Redis may be down at boot: start anyway, the store reconnects and writers fill it when it is back.
+            const ready = await Promise.race([
+              store.ready().then(
+                () => true,
+                () => false,
+              ),
+              sleep(READY_WAIT_MS).then(() => false),
+            ]);
+            if (!ready) logger.warn(`Redis not reachable within ${READY_WAIT_MS} ms; starting anyway`);
+            return store;
+          },
+        },
+        StoreLifecycle,
+      ],
+      exports: [STATE_STORE],
+    };
+  }
+}
