@@ -1,0 +1,71 @@
+import { loadConfig } from '../../src/config/load-config';
+import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningApp, startApp } from '../../src/start-app';
+import { RedisStateStore } from '../../src/store/redis-state-store';
+import { StateStore } from '../../src/store/state-store';
+import { STATE_STORE } from '../../src/store/store.module';
+import { resolveUpstream } from '../../src/upstream/upstream-settings';
+import { startRedisServer, TestRedisServer } from './redis-server';
+import { startTestSandbox } from './start-test-sandbox';
+
+export interface TestStack {
+  readonly sandbox: RunningSandbox;
+  readonly redis?: TestRedisServer;
+  readonly app: RunningApp;
+  /** The store as the application sees it (Redis or memory). */
+  readonly store: StateStore;
+  close(): Promise<void>;
+}
+
+export interface TestStackOptions {
+  /** Settings of the sandbox (`SANDBOX_*`). */
+  readonly sandbox?: Record<string, string>;
+  /** Settings of the gateway application. */
+  readonly app?: Record<string, string>;
+  /** Keep state in a private Redis (default) or in memory. */
+  readonly redis?: boolean;
+  /** Log in to the gateway as the sandbox's demo user (default true); false runs without a trade feed. */
+  readonly credentials?: boolean;
+}
+
+/**
+ * The whole service on loopback: a sandbox exchange, a private redis-server, and the gateway
+ * application ingesting from the sandbox (role `all`), all on free ports.
+ */
+export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
+  const sandbox = await startTestSandbox(options.sandbox);
+  const redis = options.redis === false ? undefined : await startRedisServer();
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    FLUSH_INTERVAL_MS: '50',
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...options.app,
+  });
+  const upstream = resolveUpstream(config, sandbox);
+  const app = await startApp(
+    config,
+    options.credentials === false ? { ...upstream, credentials: undefined } : upstream,
+    ['error'],
+  );
+  const store = app.app.get<StateStore>(STATE_STORE);
+  return {
+    sandbox,
+    redis,
+    app,
+    store,
+    close: async () => {
+      await app.close();
+      await sandbox.close();
+      await redis?.stop();
+    },
+  };
+}
+
+/** A second, independent reader of the stack's Redis, as an API replica would be. */
+export async function openReader(stack: TestStack): Promise<RedisStateStore> {
+  if (!stack.redis) throw new Error('the stack keeps its state in memory');
+  const reader = RedisStateStore.fromUrl(stack.redis.url);
+  await reader.ready();
+  return reader;
+}
