@@ -1,5 +1,8 @@
 export type BookSide = 'bid' | 'ask';
 
+/** `[price, amount]`, canonical decimal text. */
+export type PriceLevel = readonly [price: string, amount: string];
+
 /** The new amount of one price level; amount "0" removes the level. Decimals are canonical text. */
 export interface LevelUpdate {
   readonly side: BookSide;

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import type { PriceLevel } from '../store/state-store';
-import { BookSide, LevelUpdate } from './book-update';
+import { BookSide, LevelUpdate, PriceLevel } from './book-update';
 import { canonicalDecimal, Decimal } from './decimal';
 import { OrderBook } from './order-book';
 

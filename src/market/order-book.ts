@@ -1,5 +1,4 @@
-import type { PriceLevel } from '../store/state-store';
-import { BookSide, LevelUpdate } from './book-update';
+import { BookSide, LevelUpdate, PriceLevel } from './book-update';
 import { compareCanonical } from './decimal';
 
 /** The levels of both sides that changed since the last `takeChanges()`, best first; amount "0" = removed. */

@@ -1,10 +1,11 @@
+import type { PriceLevel } from '../market/book-update';
 import { MarketCatalog } from '../market/market-info';
 import { MarketStats } from '../market/market-stats';
 import { SyncState } from '../market/sync-state';
 import { Trade } from '../market/trade';
 
-/** `[price, amount]`, canonical decimal text. */
-export type PriceLevel = readonly [price: string, amount: string];
+
+export type { PriceLevel };
 
 /** Whether the instrument's 24-hour trades come from a live trade feed. */
 export type TradeFeedState = 'live' | 'unavailable';
