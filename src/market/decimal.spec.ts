@@ -6,6 +6,7 @@ import {
   formatFixed,
   InvalidDecimalError,
   toDecimal,
+  toFixedScale,
 } from './decimal';
 
 /** Decimal text with up to 18 fraction digits and up to 20 integer digits, built from digits alone. */
@@ -82,6 +83,21 @@ describe('formatFixed', () => {
           scale === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${scale}}$`),
         );
         expect(formatFixed(value, scale)).not.toMatch(/^-0(\.0*)?$/);
+      }),
+    );
+  });
+});
+
+describe('toFixedScale', () => {
+  it('renders exactly what formatFixed renders, without arithmetic when none is needed', () => {
+    expect(toFixedScale('65000', 2)).toBe('65000.00');
+    expect(toFixedScale('0.5', 0)).toBe('1');
+    expect(toFixedScale('12', 0)).toBe('12');
+    expect(toFixedScale('0.000000004321987654', 18)).toBe('0.000000004321987654');
+    fc.assert(
+      fc.property(decimalText, fc.integer({ min: 0, max: 18 }), (text, scale) => {
+        const canonical = canonicalDecimal(text);
+        expect(toFixedScale(canonical, scale)).toBe(formatFixed(toDecimal(canonical), scale));
       }),
     );
   });

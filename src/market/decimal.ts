@@ -53,6 +53,19 @@ export function formatFixed(value: DecimalValue, scale: number): string {
 }
 
 /**
+ * Canonical decimal text at a fixed scale, as `formatFixed` would render it. Most values already
+ * have no more decimals than the scale, so they are padded without arithmetic; the others are rounded
+ * half away from zero.
+ */
+export function toFixedScale(canonical: string, scale: number): string {
+  const point = canonical.indexOf('.');
+  const decimals = point < 0 ? 0 : canonical.length - point - 1;
+  if (decimals > scale) return formatFixed(new Decimal(canonical), scale);
+  if (scale === 0) return canonical;
+  return (point < 0 ? `${canonical}.` : canonical) + '0'.repeat(scale - decimals);
+}
+
+/**
  * Exact order of two canonical non-negative decimal texts.
  * Compares the integer parts by length, then digit by digit, then the fractions.
  */
