@@ -1,25 +1,9 @@
+import { JsonNumber } from '../../market/json-number';
 import { formatUnits } from '../engine/units';
 
-const MARK = '\u0001';
-const MARKED_NUMBER = /"\\u0001(-?\d+(?:\.\d+)?)"/g;
+export { JsonNumber, toJson } from '../../market/json-number';
 
-/**
- * A decimal written into JSON as a bare number with exactly this text, as the exchange sends its
- * prices and amounts (JSON numbers, never strings), without ever passing through a float.
- */
-export class JsonNumber {
-  constructor(readonly text: string) {}
-
-  toJSON(): string {
-    return MARK + this.text;
-  }
-}
-
+/** Units at a scale, written into JSON as a bare number with exact digits. */
 export function jsonNumber(units: bigint, scale: number): JsonNumber {
   return new JsonNumber(formatUnits(units, scale));
-}
-
-/** JSON.stringify that writes every JsonNumber as a bare number. */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value).replace(MARKED_NUMBER, '$1');
 }
