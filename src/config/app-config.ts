@@ -74,6 +74,27 @@ export class AppConfig {
   @IsIn(BOOK_SOURCES, { message: `must be one of ${BOOK_SOURCES.join(', ')}` })
   BOOK_SOURCE: BookSource = 'hub';
 
+  /** The hub client pings when it sent nothing for this long; the gateway client sends `Ping` this often. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(50)
+  @Max(600_000)
+  UPSTREAM_KEEPALIVE_MS = 15_000;
+
+  /** A hub connection that receives nothing for this long counts as lost and is replaced. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  UPSTREAM_SERVER_TIMEOUT_MS = 30_000;
+
+  /** A gateway `Ping` unanswered for this long costs the connection, which is replaced. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  UPSTREAM_PONG_TIMEOUT_MS = 10_000;
+
   /** Each instrument's state is written to the store at most once per this interval. */
   @EnvNumber()
   @IsInt({ message: 'must be an integer number of milliseconds' })

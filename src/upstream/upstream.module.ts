@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
 import { RestClient } from './rest/rest-client';
@@ -27,15 +28,25 @@ export class UpstreamModule {
         },
         {
           provide: HubClient,
-          useFactory: () => new HubClient({ baseUrl: settings.baseUrl, logger: new Logger(HubClient.name) }),
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) =>
+            new HubClient({
+              baseUrl: settings.baseUrl,
+              keepAliveIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
+              serverTimeoutMs: config.UPSTREAM_SERVER_TIMEOUT_MS,
+              logger: new Logger(HubClient.name),
+            }),
         },
         {
           provide: GatewayClient,
-          useFactory: () =>
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) =>
             new GatewayClient({
               wsUrl: settings.wsUrl,
               authUrl: settings.authUrl,
               credentials: settings.credentials,
+              pingIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
+              pongTimeoutMs: config.UPSTREAM_PONG_TIMEOUT_MS,
               logger: new Logger(GatewayClient.name),
             }),
         },
