@@ -194,6 +194,18 @@ describe('gateway client: sandbox faults', () => {
     await expectBookInSync(book);
   });
 
+  it('silence during authentication: the unanswered login call costs the Pong timeout, not the request timeout', async () => {
+    const client = await running({ requestTimeoutMs: 30_000 });
+    sandbox.exchange.faults.set('silence', true);
+    await waitUntil(() => client.counters.pongTimeouts >= 1, 3_000, 'pong timeout');
+    // The next connection opens, and its WebAuthenticateUser is ignored while the gateway is silent.
+    await waitUntil(() => client.state === 'authenticating', 3_000, 'authenticating');
+    sandbox.exchange.faults.set('silence', false);
+    const started = Date.now();
+    await client.whenConnected(5_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('malformed-frame: skips and counts the frames, the connection stays up', async () => {
     const client = await running();
     const book = replica(client);

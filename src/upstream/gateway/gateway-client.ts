@@ -345,10 +345,12 @@ export class GatewayClient {
 
   private async authenticate(socket: GatewaySocket, session: GatewaySession): Promise<void> {
     this.setState('authenticating');
+    // Pings start once authenticated, so until then this call is the liveness check: a gateway that
+    // leaves it unanswered longer than a Ping may take is as dead as one that leaves a Ping unanswered.
     const reply = await socket.request(
       'WebAuthenticateUser',
       { SessionToken: session.token },
-      { timeoutMs: this.requestTimeoutMs },
+      { timeoutMs: Math.min(this.requestTimeoutMs, this.pongTimeoutMs) },
     );
     if (!isJsonObject(reply) || reply.Authenticated !== true) {
       this.count.authenticationFailures += 1;
