@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ApiModule } from './api/api.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { Role } from './config/role';
@@ -13,13 +14,18 @@ export function ingests(role: Role): boolean {
   return role === Role.All || role === Role.Ingest;
 }
 
-/** The gateway application for its role: `ingest` and `all` ingest from `upstream`. */
+export function servesApi(role: Role): boolean {
+  return role === Role.All || role === Role.Api;
+}
+
+/** The gateway application for its role: `ingest` and `all` ingest from `upstream`, `api` and `all` serve the listing. */
 @Module({})
 export class AppModule {
   static forRole(config: AppConfig, upstream?: UpstreamSettings): DynamicModule {
     const ingestModules = ingests(config.ROLE)
       ? [UpstreamModule.forRoot(requireUpstream(upstream)), IngestModule]
       : [];
+    const apiModules = servesApi(config.ROLE) ? [ApiModule] : [];
     return {
       module: AppModule,
       imports: [
@@ -27,6 +33,7 @@ export class AppModule {
         MetricsModule,
         StoreModule.forRoot(),
         ...ingestModules,
+        ...apiModules,
         HealthModule,
       ],
     };

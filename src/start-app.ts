@@ -2,7 +2,10 @@ import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
-import { AppModule } from './app.module';
+import { ApiExceptionFilter } from './api/http/api-exception.filter';
+import { registerRateLimit } from './api/http/rate-limit';
+import { setUpOpenApi } from './api/openapi';
+import { AppModule, servesApi } from './app.module';
 import { AppConfig } from './config/app-config';
 import { UpstreamSettings } from './upstream/upstream-settings';
 
@@ -27,6 +30,11 @@ export async function startApp(
     },
   );
   app.enableShutdownHooks();
+  app.useGlobalFilters(new ApiExceptionFilter());
+  if (servesApi(config.ROLE)) {
+    await registerRateLimit(app, config.RATE_LIMIT_PER_MINUTE);
+    setUpOpenApi(app);
+  }
   await app.listen(config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;

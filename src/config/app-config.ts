@@ -39,6 +39,18 @@ export class AppConfig {
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
 
+  /** Requests per minute each client address may make to the API (health and metrics excluded); 0 turns the limit off. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer' })
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 1_200;
+
+  /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  STALE_AFTER_MS = 60_000;
+
   /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */
   @IsOptional()
   @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })

@@ -1,0 +1,31 @@
+/** A client-visible failure with its status and the exchange's error body code (spec 7.1). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 413 | 429 | 503,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static badRequest(code: string, message: string): ApiError {
+    return new ApiError(400, code, message);
+  }
+
+  static notFound(code: string, message: string): ApiError {
+    return new ApiError(404, code, message);
+  }
+
+  static unavailable(code: string, message: string): ApiError {
+    return new ApiError(503, code, message);
+  }
+}
+
+export interface ErrorBody {
+  readonly errors: readonly { readonly code: string; readonly message: string }[];
+}
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { errors: [{ code, message }] };
+}

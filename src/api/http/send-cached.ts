@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CachedBody, Encoding } from './cached-body';
+
+export interface Freshness {
+  /** `Cache-Control` value, in line with how often the data changes. */
+  readonly cacheControl: string;
+  /** The store is unreachable and the body is the last good state. */
+  readonly stale: boolean;
+  /** Unix milliseconds: when the upstream data behind the body was last known current (0: never). */
+  readonly dataTime: number;
+}
+
+/**
+ * Sends a cached body: 304 when the client already has it, else the bytes in the best encoding the
+ * client accepts. Every response says how old its data is (`X-Data-Age-Ms`, `Last-Modified`).
+ */
+export function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cached: CachedBody,
+  freshness: Freshness,
+): void {
+  reply
+    .header('ETag', cached.etag)
+    .header('Cache-Control', freshness.cacheControl)
+    .header('Vary', 'Accept-Encoding')
+    .header(
+      'X-Data-Age-Ms',
+      freshness.dataTime > 0 ? String(Math.max(0, Date.now() - freshness.dataTime)) : 'unknown',
+    );
+  if (freshness.dataTime > 0) reply.header('Last-Modified', new Date(freshness.dataTime).toUTCString());
+  if (freshness.stale) reply.header('X-Data-Stale', 'true');
+  if (matchesEtag(request.headers['if-none-match'], cached.etag)) {
+    reply.status(304).send();
+    return;
+  }
+  reply.header('Content-Type', cached.contentType);
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (encoding) reply.header('Content-Encoding', encoding).send(cached.encodedAs(encoding));
+  else reply.send(cached.body);
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === bare;
+  });
+}
+
+/** Brotli when accepted, else gzip, else none; `q=0` refuses an encoding. */
+export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
+  if (!header) return undefined;
+  const accepted = new Set<string>();
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const quality = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (quality && Number(quality.slice(2)) === 0) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return undefined;
+}

@@ -1,0 +1,130 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { depthParam, levelParam } from '../http/query-params';
+import { CACHE, Responder } from '../http/responder';
+import { bookSides } from '../views/book-sides';
+import { ListingService } from '../views/listing-service';
+import { assetRecord, orderBookRecord, summaryRecord, tickerRecord, tradeRecord } from './listing-records';
+
+/** The exchange's aggregator endpoints (spec 4.4): asset, summary, ticker, order book, trades. */
+@ApiTags('listing')
+@Controller()
+export class ListingController {
+  constructor(
+    private readonly listing: ListingService,
+    private readonly responder: Responder,
+  ) {}
+
+  @Get('asset')
+  @ApiOperation({ summary: 'Assets keyed by upper-case symbol' })
+  asset(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const { generation } = this.listing.markets();
+    this.responder.send(request, reply, {
+      key: 'asset',
+      version: String(generation),
+      cacheControl: CACHE.catalog,
+      dataTime: this.listing.dataTime(),
+      build: () =>
+        JSON.stringify(
+          Object.fromEntries(this.listing.assets().map((asset) => [asset.symbol, assetRecord(asset)])),
+        ),
+    });
+  }
+
+  @Get('summary')
+  @ApiOperation({
+    summary: 'Markets keyed by upper-case BASE_QUOTE: last price, best prices, 24-hour figures',
+  })
+  summary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const listing = this.listing.markets();
+    this.responder.send(request, reply, {
+      key: 'summary',
+      version: String(listing.generation),
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime(),
+      build: () =>
+        JSON.stringify(
+          Object.fromEntries(
+            listing.markets.map((listed) => [listed.market.instrument.toUpperCase(), summaryRecord(listed)]),
+          ),
+        ),
+    });
+  }
+
+  @Get('ticker')
+  @ApiOperation({ summary: 'Markets keyed by lower-case base_quote: last price and 24-hour volumes' })
+  ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const listing = this.listing.markets();
+    this.responder.send(request, reply, {
+      key: 'ticker',
+      version: String(listing.generation),
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime(),
+      build: () =>
+        JSON.stringify(
+          Object.fromEntries(
+            listing.markets.map(({ market, summary }) => [
+              market.instrument,
+              tickerRecord(
+                summary,
+                this.listing.assetName(summary.base),
+                this.listing.assetName(summary.quote),
+              ),
+            ]),
+          ),
+        ),
+    });
+  }
+
+  @Get('orderbook/:instrument')
+  @ApiOperation({ summary: 'Full-depth level 2 book: bids descending, asks ascending, [price, amount]' })
+  @ApiParam({ name: 'instrument', example: 'btc_usdt', description: 'any letter case, with _ or -' })
+  @ApiQuery({
+    name: 'depth',
+    required: false,
+    description: '0 or absent: full book; an even N: N/2 levels per side',
+  })
+  @ApiQuery({
+    name: 'level',
+    required: false,
+    description: '1: best bid and ask only; 2 (default): every level',
+  })
+  async orderbook(
+    @Param('instrument') name: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const market = this.listing.market(name);
+    const perSide = depthParam(query.depth);
+    const level = levelParam(query.level);
+    const book = await this.listing.book(market);
+    this.responder.send(request, reply, {
+      key: `orderbook:${market.instrument}:${perSide}:${level}`,
+      version: `${book.version}:${book.updatedAt}`,
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime([market.instrument]),
+      build: () => JSON.stringify(orderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
+    });
+  }
+
+  @Get('trades/:instrument')
+  @ApiOperation({ summary: 'Every trade of the last 24 hours, newest first' })
+  @ApiParam({ name: 'instrument', example: 'btc_usdt', description: 'any letter case, with _ or -' })
+  async trades(
+    @Param('instrument') name: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const market = this.listing.market(name);
+    const window = await this.listing.trades(market, Date.now());
+    this.responder.send(request, reply, {
+      key: `trades:${market.instrument}`,
+      version: window.version,
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime([market.instrument]),
+      build: () => JSON.stringify(window.trades.map(tradeRecord)),
+    });
+  }
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { AssetInfo, MarketInfo } from '../../market/market-info';
+import { MarketSummary, summarizeMarket } from '../../market/market-summary';
+import { EMPTY_STATS } from '../../market/market-stats';
+import { DAY_MS } from '../../market/trade-window';
+import { BookView } from '../../store/state-store';
+import { ApiError } from '../http/api-error';
+import { MarketViews } from './market-views';
+import { TradeFigures, TradeFiguresCache } from './trade-figures';
+
+export interface ListedMarket {
+  readonly market: MarketInfo;
+  /** The market's stable id: the gateway's instrument id when it has one, else its place in the catalogue. */
+  readonly id: string;
+  readonly summary: MarketSummary;
+}
+
+export interface Listing {
+  readonly generation: number;
+  readonly markets: readonly ListedMarket[];
+}
+
+export interface WindowTrades {
+  /** Changes whenever the list does: new trades, or trades leaving the 24-hour window. */
+  readonly version: string;
+  /** Newest first. */
+  readonly trades: readonly TradeFigures[];
+}
+
+/**
+ * What every listing family (the exchange's, CoinMarketCap's, CoinGecko's, the REST mirror) is
+ * built from, computed once per state version so that they always agree.
+ */
+@Injectable()
+export class ListingService {
+  private listing: Listing = { generation: -1, markets: [] };
+  private readonly figureCaches = new Map<string, TradeFiguresCache>();
+
+  constructor(private readonly views: MarketViews) {}
+
+  get stale(): boolean {
+    return this.views.stale;
+  }
+
+  /** 503 until the first catalogue has been loaded. */
+  requireReady(): void {
+    if (!this.views.ready) throw ApiError.unavailable('no_data', 'market data is not loaded yet');
+  }
+
+  market(name: string): MarketInfo {
+    this.requireReady();
+    const market = this.views.find(name);
+    if (!market)
+      throw ApiError.notFound(
+        'unknown_instrument',
+        `unknown instrument ${JSON.stringify(name.slice(0, 64))}`,
+      );
+    return market;
+  }
+
+  markets(): Listing {
+    this.requireReady();
+    const generation = this.views.listingGeneration;
+    if (this.listing.generation !== generation) {
+      const markets = this.views.markets().map((market, index) => {
+        const head = this.views.head(market.instrument);
+        return {
+          market,
+          id: String(market.gateway?.instrumentId ?? index + 1),
+          summary: summarizeMarket(market, head?.stats ?? EMPTY_STATS, head?.bestBid, head?.bestAsk),
+        };
+      });
+      this.listing = { generation, markets };
+    }
+    return this.listing;
+  }
+
+  assets(): readonly AssetInfo[] {
+    this.requireReady();
+    return this.views.assets();
+  }
+
+  /** The name of an asset (upper-case symbol), the symbol itself when the catalogue has none. */
+  assetName(symbol: string): string {
+    return this.views.assetName(symbol);
+  }
+
+  async book(market: MarketInfo): Promise<BookView> {
+    const book = await this.views.book(market.instrument);
+    if (!book) throw ApiError.unavailable('no_data', `no book for ${market.instrument} yet`);
+    return book;
+  }
+
+  /** The trades of `now - 24h < time <= now`, newest first. */
+  async trades(market: MarketInfo, now: number): Promise<WindowTrades> {
+    const head = this.views.head(market.instrument);
+    if (head?.tradeFeed === 'unavailable') {
+      throw ApiError.unavailable(
+        'trade_feed_not_configured',
+        'the trade feed is not configured: the gateway login (UPSTREAM_EMAIL, UPSTREAM_PASSWORD) is missing',
+      );
+    }
+    const stored = await this.views.tradeList(market.instrument);
+    const from = firstAfter(stored, now - DAY_MS);
+    const to = firstAfter(stored, now);
+    const inWindow = stored.slice(from, to);
+    let cache = this.figureCaches.get(market.instrument);
+    if (!cache) this.figureCaches.set(market.instrument, (cache = new TradeFiguresCache(market)));
+    const trades = cache.figures(inWindow).reverse();
+    const edges = inWindow.length > 0 ? `${inWindow[0].id}-${inWindow[inWindow.length - 1].id}` : 'none';
+    return { version: `${head?.tradesRevision ?? 0}:${inWindow.length}:${edges}`, trades };
+  }
+
+  /** When the data behind `instruments` (default: every listed market) was last heard of, the oldest first. */
+  dataTime(instruments?: readonly string[]): number {
+    const names = instruments ?? this.views.markets().map((market) => market.instrument);
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const instrument of names) oldest = Math.min(oldest, this.views.head(instrument)?.lastEventAt ?? 0);
+    return Number.isFinite(oldest) ? oldest : 0;
+  }
+}
+
+/** Index of the first trade with `time > t` in a list ordered by time. */
+function firstAfter(trades: readonly { time: number }[], t: number): number {
+  let low = 0;
+  let high = trades.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (trades[middle].time <= t) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

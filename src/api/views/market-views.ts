@@ -1,0 +1,210 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { MarketCatalog, MarketInfo } from '../../market/market-info';
+import { Trade } from '../../market/trade';
+import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
+import { STATE_STORE } from '../../store/store.module';
+import { normalizeInstrument } from './instrument-name';
+import { SingleFlight } from './single-flight';
+
+/** Change notices are applied in batches this often. */
+const REFRESH_MS = 50;
+/** Everything is reloaded this often, in case a change notice was lost (pub/sub is fire-and-forget). */
+const FULL_RELOAD_MS = 5_000;
+/** A full book is fetched again at most this often, however fast its version moves. */
+const BOOK_REFRESH_MS = 100;
+
+interface CachedBook {
+  readonly view: BookView;
+  readonly fetchedAt: number;
+}
+
+interface CachedTrades {
+  readonly revision: number;
+  readonly trades: readonly Trade[];
+}
+
+/**
+ * The API's in-memory copy of the stored state: the catalogue and every instrument's head, kept
+ * current from change notices, plus full books and trade lists fetched once per version. A request
+ * never waits on the store when nothing changed; while the store is unreachable the last good state
+ * is served and `stale` says so.
+ */
+@Injectable()
+export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MarketViews.name);
+  private catalog?: MarketCatalog;
+  private listed: readonly MarketInfo[] = [];
+  private readonly byName = new Map<string, MarketInfo>();
+  private readonly assetNames = new Map<string, string>();
+  private readonly heads = new Map<string, InstrumentHead>();
+  private readonly dirty = new Set<string>();
+  private catalogDirty = false;
+  private generation = 0;
+  private readonly books = new Map<string, CachedBook>();
+  private readonly trades = new Map<string, CachedTrades>();
+  private readonly bookLoads = new SingleFlight<string, BookView | undefined>();
+  private readonly tradeLoads = new SingleFlight<string, readonly Trade[]>();
+  private timer?: NodeJS.Timeout;
+  private lastFullReload = 0;
+  private refreshing?: Promise<void>;
+  private unsubscribe?: () => void;
+  private storeFailing = false;
+
+  constructor(@Inject(STATE_STORE) private readonly store: StateStore) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.unsubscribe = this.store.onChange((notice) => {
+      if (notice.kind === 'catalog') this.catalogDirty = true;
+      else this.dirty.add(notice.instrument);
+    });
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    }, REFRESH_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.refreshing;
+  }
+
+  /** True once a catalogue has been loaded. */
+  get ready(): boolean {
+    return this.catalog !== undefined;
+  }
+
+  /** True while the store cannot be read: what is served is the last good state. */
+  get stale(): boolean {
+    return this.storeFailing;
+  }
+
+  /** Grows whenever a listed figure (catalogue, best prices, statistics, sync state) changes. */
+  get listingGeneration(): number {
+    return this.generation;
+  }
+
+  /** Listed markets (not hidden), sorted by instrument. */
+  markets(): readonly MarketInfo[] {
+    return this.listed;
+  }
+
+  assets(): MarketCatalog['assets'] {
+    return this.catalog?.assets ?? [];
+  }
+
+  /** The name of an asset (upper-case symbol), the symbol itself when the catalogue has none. */
+  assetName(symbol: string): string {
+    return this.assetNames.get(symbol) ?? symbol;
+  }
+
+  catalogRefreshedAt(): number {
+    return this.catalog?.refreshedAt ?? 0;
+  }
+
+  /** The listed market a path or query names, in any letter case, with `_` or `-`. */
+  find(name: string): MarketInfo | undefined {
+    return this.byName.get(normalizeInstrument(name));
+  }
+
+  head(instrument: string): InstrumentHead | undefined {
+    return this.heads.get(instrument);
+  }
+
+  /** The full book, fetched again only when its version moved (and at most every BOOK_REFRESH_MS). */
+  async book(instrument: string): Promise<BookView | undefined> {
+    const cached = this.books.get(instrument);
+    const version = this.heads.get(instrument)?.bookVersion;
+    if (cached && (cached.view.version === version || Date.now() - cached.fetchedAt < BOOK_REFRESH_MS))
+      return cached.view;
+    try {
+      return await this.bookLoads.run(instrument, async () => {
+        const view = await this.store.readBook(instrument);
+        if (view) this.books.set(instrument, { view, fetchedAt: Date.now() });
+        return view;
+      });
+    } catch (error) {
+      if (!cached) throw error;
+      this.logger.warn(
+        `${instrument}: book served from memory, the store failed: ${(error as Error).message}`,
+      );
+      return cached.view;
+    }
+  }
+
+  /** The stored trades, oldest first, fetched again only when their revision moved. */
+  async tradeList(instrument: string): Promise<readonly Trade[]> {
+    const cached = this.trades.get(instrument);
+    const revision = this.heads.get(instrument)?.tradesRevision;
+    if (cached && cached.revision === revision) return cached.trades;
+    try {
+      return await this.tradeLoads.run(instrument, async () => {
+        const trades = await this.store.readTrades(instrument);
+        if (revision !== undefined) this.trades.set(instrument, { revision, trades });
+        return trades;
+      });
+    } catch (error) {
+      if (!cached) throw error;
+      this.logger.warn(
+        `${instrument}: trades served from memory, the store failed: ${(error as Error).message}`,
+      );
+      return cached.trades;
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    const now = Date.now();
+    const full = now - this.lastFullReload >= FULL_RELOAD_MS;
+    try {
+      if (full || this.catalogDirty || !this.catalog) {
+        this.catalogDirty = false;
+        const catalog = await this.store.readCatalog();
+        if (catalog && catalog.refreshedAt !== this.catalog?.refreshedAt) this.useCatalog(catalog);
+      }
+      const names = full ? this.listed.map((market) => market.instrument) : [...this.dirty];
+      this.dirty.clear();
+      if (names.length > 0) this.useHeads(await this.store.readHeads(names));
+      if (full) this.lastFullReload = now;
+      if (this.storeFailing) this.logger.log('store reachable again');
+      this.storeFailing = false;
+    } catch (error) {
+      if (!this.storeFailing)
+        this.logger.warn(`store unreachable, serving the last good state: ${(error as Error).message}`);
+      this.storeFailing = true;
+      this.lastFullReload = 0;
+    }
+  }
+
+  private useCatalog(catalog: MarketCatalog): void {
+    this.catalog = catalog;
+    this.listed = catalog.markets
+      .filter((market) => !market.hidden)
+      .sort((a, b) => (a.instrument < b.instrument ? -1 : 1));
+    this.byName.clear();
+    for (const market of this.listed) this.byName.set(market.instrument, market);
+    this.assetNames.clear();
+    for (const asset of catalog.assets) this.assetNames.set(asset.symbol, asset.name);
+    for (const instrument of this.heads.keys())
+      if (!this.byName.has(instrument)) this.heads.delete(instrument);
+    this.generation++;
+  }
+
+  private useHeads(heads: ReadonlyMap<string, InstrumentHead>): void {
+    for (const [instrument, head] of heads) {
+      if (!this.byName.has(instrument)) continue;
+      const previous = this.heads.get(instrument);
+      this.heads.set(instrument, head);
+      if (!previous || listingFiguresDiffer(previous, head)) this.generation++;
+    }
+  }
+}
+
+/** Whether a head change alters what the listing endpoints publish (not just its freshness). */
+function listingFiguresDiffer(a: InstrumentHead, b: InstrumentHead): boolean {
+  return (
+    a.syncState !== b.syncState ||
+    a.bestBid?.[0] !== b.bestBid?.[0] ||
+    a.bestAsk?.[0] !== b.bestAsk?.[0] ||
+    JSON.stringify(a.stats) !== JSON.stringify(b.stats)
+  );
+}
