@@ -45,6 +45,7 @@ export class InstrumentPipeline {
   private subscription?: BookFeedSubscription;
   private snapshotInFlight = false;
   private lastState: SyncOutcome['state'] = 'syncing';
+  private reportedResyncs = 0;
   private candles: readonly Candle[] = [];
   private lastPrice?: string;
   private rollingVolume?: string;
@@ -220,7 +221,10 @@ export class InstrumentPipeline {
 
   private handle(outcome: SyncOutcome): SyncOutcome {
     if (outcome.bookChanged) this.changed = true;
-    if (this.lastState === 'live' && outcome.state === 'resync') {
+    // Counted by the synchronizer: a book healed within the same call (from a REST snapshot in hand)
+    // left live all the same, although the outcome says live.
+    if (this.sync.resyncCount !== this.reportedResyncs) {
+      this.reportedResyncs = this.sync.resyncCount;
       this.options.events.onResync(this.instrument, outcome.reason as ResyncReason, outcome.detail);
     }
     if (this.lastState !== outcome.state) this.changed = true;

@@ -350,6 +350,33 @@ describe('BookSynchronizer', () => {
       expect(sync.counters).toMatchObject({ verificationsInconclusive: 1, verificationsPassed: 0 });
     });
 
+    it('counts a book left behind a pending snapshot as a gap and rebuilds from that snapshot', () => {
+      const sync = liveAt(10, { verifyWaitMs: 1000 });
+      expect(sync.onRestSnapshot(snapshot(12, [...BASE, bid('1', '12')]), 0).reason).toBe('verify-pending');
+      sync.onStreamMessage(marked(11), 100);
+      // A second check ahead of the book does not restart the wait.
+      expect(sync.onRestSnapshot(snapshot(12, [...BASE, bid('1', '12')]), 500).reason).toBe('verify-pending');
+      expect(sync.tick(999)).toMatchObject({ reason: 'idle', state: 'live', bookChanged: false });
+      const outcome = sync.tick(1000);
+      expect(outcome).toMatchObject({ action: 'none', reason: 'gap', state: 'live', bookChanged: true });
+      expect(outcome.detail).toContain('version 11');
+      expect(sync.book.version).toBe(12);
+      expect(sync.book.amount('bid', '1')).toBe('12');
+      expect(sync.counters).toMatchObject({ gaps: 1, resyncs: 1 });
+      expect(sync.resyncCount).toBe(1);
+      expect(sync.onStreamMessage(marked(13), 1001).reason).toBe('applied');
+    });
+
+    it('forgets the wait once the book reaches the pending version', () => {
+      const sync = liveAt(10, { verifyWaitMs: 1000 });
+      sync.onRestSnapshot(snapshot(11, [...BASE, bid('1', '11')]), 0);
+      sync.onStreamMessage(marked(11), 900);
+      expect(sync.counters.verificationsPassed).toBe(1);
+      sync.onRestSnapshot(snapshot(12, [...BASE, bid('1', '12')]), 950);
+      expect(sync.tick(1500).reason).toBe('idle');
+      expect(sync.tick(1950).reason).toBe('gap');
+    });
+
     it('uses a pending snapshot as the new base after a gap', () => {
       const sync = liveAt(10, { reorderWindowSize: 2 });
       sync.onRestSnapshot(snapshot(12, [...BASE, bid('1', '12')]), 0);

@@ -19,6 +19,11 @@ export interface BookSyncOptions {
   /** How long an asked-for snapshot may take before it is asked for again (default 5000 ms). */
   readonly snapshotRetryMs?: number;
   /**
+   * How long a live book may stay behind a REST snapshot before the versions in between count as lost
+   * (default 2000 ms). A stream that lost its last deltas and then went quiet shows no gap of its own.
+   */
+  readonly verifyWaitMs?: number;
+  /**
    * What to ask for after a gap, a crossed book or a buffer overflow (default `request-snapshot`).
    * `reopen-stream` suits feeds whose subscription reply is a snapshot.
    */
@@ -105,6 +110,7 @@ const DEFAULTS = {
   maxBufferedMessages: 1000,
   snapshotWaitMs: 1000,
   snapshotRetryMs: 5000,
+  verifyWaitMs: 2000,
   recovery: 'request-snapshot',
 } as const satisfies Required<BookSyncOptions>;
 
@@ -146,6 +152,8 @@ export class BookSynchronizer {
   private readonly held = new Map<number, HeldDelta>();
   /** A REST snapshot ahead of the book, compared when the book reaches its version. */
   private pendingCheck: BookMessage | undefined;
+  /** Since when the book has been behind the pending check's version. */
+  private pendingSince = 0;
   /** While not live: when to ask for a snapshot. */
   private snapshotDueAt: number | undefined;
   /** Whether a snapshot was asked for since the book stopped being live. */
@@ -177,6 +185,11 @@ export class BookSynchronizer {
 
   get counters(): Readonly<SyncCounters> {
     return { ...this.counts };
+  }
+
+  /** Times the book left `live`, as `counters.resyncs` without copying every counter. */
+  get resyncCount(): number {
+    return this.counts.resyncs;
   }
 
   /** Deltas waiting for a snapshot (not live) or for a missing version (live). */
@@ -228,6 +241,7 @@ export class BookSynchronizer {
   tick(now: number): SyncOutcome {
     this.begin();
     this.checkReorderWindow(now);
+    this.checkPendingAge(now);
     return this.finish('idle', now);
   }
 
@@ -385,10 +399,26 @@ export class BookSynchronizer {
     }
     if (snapshot.version > this.book.version) {
       if (this.pendingCheck !== undefined) this.counts.verificationsInconclusive++;
+      else this.pendingSince = now;
       this.pendingCheck = snapshot;
       return 'verify-pending';
     }
     return this.compare(snapshot, now) ? 'verified' : 'verify-failed';
+  }
+
+  /**
+   * A book still behind a pending REST snapshot after `verifyWaitMs` missed the versions in between:
+   * a gap, healed at once from that snapshot, which is the exchange's book at a version the stream
+   * has not delivered.
+   */
+  private checkPendingAge(now: number): void {
+    const pending = this.pendingCheck;
+    if (this.currentState !== 'live' || pending === undefined) return;
+    if (now - this.pendingSince < this.options.verifyWaitMs) return;
+    this.gap(
+      now,
+      `book at version ${this.book.version} for ${now - this.pendingSince} ms, REST snapshot at ${pending.version}`,
+    );
   }
 
   /** Compares a pending REST snapshot once the book has reached (or passed) its version. */

@@ -1,0 +1,111 @@
+import { BookMessage, LevelUpdate } from '../market/book-update';
+import { MarketInfo } from '../market/market-info';
+import { ResyncReason } from '../market/book-synchronizer';
+import { BookFeed, BookFeedListener } from './feeds/book-feed';
+import { InstrumentPipeline } from './instrument-pipeline';
+
+const INSTRUMENT = 'btc_usdt';
+const MARKET: MarketInfo = {
+  instrument: INSTRUMENT,
+  baseAsset: 'btc',
+  quoteAsset: 'usdt',
+  priceScale: 2,
+  amountScale: 6,
+  minAmount: '0.0001',
+  priceDeviation: '0',
+  makerFee: '0',
+  takerFee: '0',
+  hidden: false,
+  status: 'Open',
+  side: '',
+  isCustom: false,
+  createdAt: '',
+  updatedAt: '',
+};
+const BASE: LevelUpdate[] = [
+  { side: 'bid', price: '100', amount: '1' },
+  { side: 'ask', price: '101', amount: '2' },
+];
+
+const message = (version: number, snapshot: boolean, updates: LevelUpdate[]): BookMessage => ({
+  instrument: INSTRUMENT,
+  version,
+  snapshot,
+  updates,
+  time: version,
+});
+
+/** A book feed driven by the test: it hands out the listener and counts restarts. */
+class ScriptedFeed implements BookFeed {
+  readonly name = 'hub';
+  listener?: BookFeedListener;
+  restarts = 0;
+
+  open(_market: MarketInfo, listener: BookFeedListener) {
+    this.listener = listener;
+    return { restart: () => (this.restarts += 1), close: () => undefined };
+  }
+}
+
+describe('InstrumentPipeline', () => {
+  let now: number;
+  let feed: ScriptedFeed;
+  let rest: BookMessage;
+  let resyncs: [ResyncReason, string | undefined][];
+  let pipeline: InstrumentPipeline;
+
+  beforeEach(() => {
+    now = 1_000;
+    feed = new ScriptedFeed();
+    resyncs = [];
+    pipeline = new InstrumentPipeline({
+      market: MARKET,
+      bookFeed: feed,
+      restSnapshot: async () => rest,
+      tradeFeed: 'live',
+      sync: { recovery: 'reopen-stream', verifyWaitMs: 500 },
+      now: () => now,
+      events: {
+        onResync: (_instrument, reason, detail) => resyncs.push([reason, detail]),
+        onMalformed: () => undefined,
+        onSnapshotFailed: () => undefined,
+      },
+    });
+    pipeline.start();
+    feed.listener!.onMessage(message(10, true, BASE));
+    expect(pipeline.state).toBe('live');
+  });
+
+  it('reports a resync that a REST snapshot heals at once', async () => {
+    rest = message(10, true, [...BASE, { side: 'bid', price: '99', amount: '5' }]);
+    await pipeline.verify();
+    expect(pipeline.state).toBe('live');
+    expect(resyncs.map(([reason]) => reason)).toEqual(['verify-failed']);
+  });
+
+  it('rebuilds a book that stayed behind the exchange from the REST snapshot, and reports the gap', async () => {
+    rest = message(12, true, [...BASE, { side: 'ask', price: '102', amount: '3' }]);
+    await pipeline.verify();
+    now += 499;
+    pipeline.tick();
+    expect(pipeline.bookVersion).toBe(10);
+    now += 1;
+    pipeline.tick();
+    expect(pipeline.bookVersion).toBe(12);
+    expect(resyncs.map(([reason]) => reason)).toEqual(['gap']);
+    const write = pipeline.takeWrite()!;
+    expect(write.head).toMatchObject({ bookVersion: 12, syncState: 'live' });
+  });
+
+  it('reports a gap in the stream once, and reopens the stream', () => {
+    feed.listener!.onMessage(message(12, false, []));
+    now += 200;
+    pipeline.tick();
+    expect(pipeline.state).toBe('resync');
+    expect(feed.restarts).toBe(1);
+    expect(resyncs.map(([reason]) => reason)).toEqual(['gap']);
+    feed.listener!.onMessage(message(13, true, BASE));
+    expect(pipeline.state).toBe('live');
+    expect(resyncs).toHaveLength(1);
+  });
+});
