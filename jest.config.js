@@ -1,21 +1,29 @@
 // Every suite runs in UTC so that date arithmetic (24-hour windows, candles) is deterministic.
 process.env.TZ = 'UTC';
 
-const transform = {
-  '^.+\\.ts$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
 };
 
-const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+// Node loads these ESM-only dependencies with require(); Jest's module system cannot, so it compiles them.
+const ESM_ONLY = ['content-disposition'];
+
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', swc],
+  [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', swc],
+};
+
+const common = {
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
 
 /** @type {import('jest').Config} */
 module.exports = {

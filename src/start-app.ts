@@ -25,9 +25,8 @@ export async function startApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
     new FastifyAdapter(),
-    {
-      logger,
-    },
+    // Fail with an error the caller sees, instead of exiting the process.
+    { logger, abortOnError: false },
   );
   app.enableShutdownHooks();
   app.useGlobalFilters(new ApiExceptionFilter());

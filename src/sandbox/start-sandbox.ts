@@ -30,6 +30,8 @@ export async function startSandbox(
 
   const app = await NestFactory.create<NestFastifyApplication>(SandboxAppModule, new FastifyAdapter(), {
     logger,
+    // Fail with an error the caller sees, instead of exiting the process.
+    abortOnError: false,
   });
   app.enableShutdownHooks();
   await app.listen(config.SANDBOX_PORT, config.HOST);

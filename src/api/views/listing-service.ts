@@ -75,9 +75,15 @@ export class ListingService {
     return this.listing;
   }
 
+  /** The assets of the listed markets: an asset traded only in hidden markets is not listed. */
   assets(): readonly AssetInfo[] {
     this.requireReady();
-    return this.views.assets();
+    const traded = new Set(
+      this.views
+        .markets()
+        .flatMap((market) => [market.baseAsset.toUpperCase(), market.quoteAsset.toUpperCase()]),
+    );
+    return this.views.assets().filter((asset) => traded.has(asset.symbol));
   }
 
   /** The name of an asset (upper-case symbol), the symbol itself when the catalogue has none. */
