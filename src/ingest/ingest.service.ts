@@ -61,6 +61,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private ticker?: NodeJS.Timeout;
   private catalogTimer?: NodeJS.Timeout;
   private stopped = false;
+  private storeFailing = false;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -91,10 +92,17 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       this.now,
     );
     this.writer = new StateWriter(store, () => this.pipelines(), config.FLUSH_INTERVAL_MS, {
-      onWritten: () => this.metrics.storeWrites.inc({ result: 'written' }),
+      onWritten: () => {
+        this.metrics.storeWrites.inc({ result: 'written' });
+        if (this.storeFailing) this.logger.log('store writes succeed again');
+        this.storeFailing = false;
+      },
+      // Once per outage: the writer tries again every flush interval.
       onFailed: (error) => {
         this.metrics.storeWrites.inc({ result: 'failed' });
-        this.logger.warn(`store write failed, the instruments will be written whole: ${error.message}`);
+        if (!this.storeFailing)
+          this.logger.warn(`store write failed, the instruments will be written whole: ${error.message}`);
+        this.storeFailing = true;
       },
       onFenced: (instrument) => {
         this.metrics.storeWrites.inc({ result: 'fenced' });
@@ -124,6 +132,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     if (this.config.BOOK_SOURCE === 'hub') this.hub.start();
     this.gateway.start();
     this.writer.start();
+    this.catalog.start();
     this.ticker = setInterval(() => {
       for (const pipeline of this.pipelines()) pipeline.tick();
     }, TICK_MS);
@@ -139,6 +148,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     this.stopped = true;
     clearInterval(this.ticker);
     clearTimeout(this.catalogTimer);
+    this.catalog.stop();
     await Promise.all([this.verifier.stop(), this.candleRefresher?.stop()]);
     for (const instrument of [...this.ingested.keys()]) this.remove(instrument);
     await this.writer.stop();

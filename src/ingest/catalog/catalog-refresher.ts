@@ -7,25 +7,49 @@ import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
 import { GatewayInstrument, GatewayProduct } from '../../upstream/gateway/gateway-records';
 import { RestClient } from '../../upstream/rest/rest-client';
 import { readAssetsFile } from './assets-file';
+import { CatalogPublisher } from './catalog-publisher';
 
 const GATEWAY_WAIT_MS = 10_000;
+const STORE_RETRY_MS = 1_000;
 
 /**
  * Builds the market catalogue: the exchange's REST market list joined with the gateway's instruments
- * and products (its ids and symbols) and the assets file, and stores it for the API.
+ * and products (its ids and symbols) and the assets file, and keeps it stored for the API (also
+ * through store failures and a store that lost its contents, between `start` and `stop`).
  */
 export class CatalogRefresher {
   private readonly logger = new Logger(CatalogRefresher.name);
   private readonly gatewayData: GatewayMarketData;
+  private readonly publisher: CatalogPublisher;
+  private storeFailing = false;
 
   constructor(
     private readonly rest: RestClient,
     private readonly gateway: GatewayClient,
-    private readonly store: StateStore,
+    store: StateStore,
     private readonly assetsFile: string | undefined,
     private readonly now: () => number,
   ) {
     this.gatewayData = new GatewayMarketData(gateway, { now });
+    this.publisher = new CatalogPublisher(store, {
+      retryMs: STORE_RETRY_MS,
+      onFailed: (error) => {
+        if (!this.storeFailing) this.logger.warn(`market catalogue not stored, retrying: ${error.message}`);
+        this.storeFailing = true;
+      },
+      onStored: () => {
+        if (this.storeFailing) this.logger.log('market catalogue stored again');
+        this.storeFailing = false;
+      },
+    });
+  }
+
+  start(): void {
+    this.publisher.start();
+  }
+
+  stop(): void {
+    this.publisher.stop();
   }
 
   async refresh(): Promise<MarketCatalog> {
@@ -42,7 +66,7 @@ export class CatalogRefresher {
       await readAssetsFile(this.assetsFile),
       this.now(),
     );
-    await this.store.writeCatalog(catalog);
+    await this.publisher.publish(catalog);
     return catalog;
   }
 
