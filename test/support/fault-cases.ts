@@ -1,0 +1,79 @@
+import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { runFault } from './fault-run';
+import { setFault } from './truth';
+
+/** Every listed sandbox market: the open ones, the halted and the paused one (not the hidden one). */
+export const LISTED = [
+  'btc_usdt',
+  'eth_btc',
+  'eth_usdt',
+  'shib_usdt',
+  'pepe_eth',
+  'sol_eur',
+  'usdc_usdt',
+  'ltc_btc',
+  'xrp_usdt',
+];
+
+/** Synthetic orders per second per market while a fault is on. */
+export const FLOW = 20;
+
+const SANDBOX_KEEPALIVE_MS = 300;
+export const SERVER_TIMEOUT_MS = 1_000;
+
+/** A sandbox that pings often, so that a silent one is told apart from a quiet market in a second. */
+export const FAST_SANDBOX = {
+  SANDBOX_FLOW_RATE: String(FLOW),
+  SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
+};
+
+/** Upstream timeouts of a second or less, a verification round of a few seconds. */
+export const FAST_APP = {
+  UPSTREAM_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS / 2),
+  UPSTREAM_SERVER_TIMEOUT_MS: String(SERVER_TIMEOUT_MS),
+  UPSTREAM_PONG_TIMEOUT_MS: '500',
+  BOOK_VERIFY_INTERVAL_MS: '1000',
+  // Few trades per subscription, so that every reconnect pages the rest from the trade history.
+  TRADES_SNAPSHOT_COUNT: '5',
+};
+
+/** Each fault as a test drives it: on while the market moves, then off. */
+export const FAULT_CASES = {
+  'drop-connections: every connection cut and refused for a while': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'drop-connections', { flowRate: FLOW, onMs: 1_000 }),
+  'skip-version: deltas lost while the market keeps moving': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'skip-version', { flowRate: FLOW, onMs: 500, afterMs: 500, params: { count: 3 } }),
+  // No later delta reveals the gap: only the check against REST snapshots can.
+  'skip-version: the last deltas lost before the market goes quiet': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'skip-version', { flowRate: FLOW, onMs: 300, params: { count: 1_000_000 } }),
+  'duplicate-deltas': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'duplicate-deltas', { flowRate: FLOW, onMs: 1_000 }),
+  'reorder-deltas': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'reorder-deltas', { flowRate: FLOW, onMs: 1_000 }),
+  'malformed-frame every 200 ms': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'malformed-frame', { flowRate: FLOW, onMs: 1_000, params: { intervalMs: 200 } }),
+  'silence longer than the timeouts': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'silence', { flowRate: FLOW, onMs: 2 * SERVER_TIMEOUT_MS }),
+  'expire-sessions': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'expire-sessions', { flowRate: FLOW, onMs: 1_000, pulse: true }),
+  'hub-close without allowReconnect': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'hub-close', { flowRate: FLOW, onMs: 500, pulse: true }),
+  'hub-close with allowReconnect': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'hub-close', {
+      flowRate: FLOW,
+      onMs: 500,
+      pulse: true,
+      params: { allowReconnect: true },
+    }),
+  // REST fails throughout, so that recovery from the gaps cannot lean on REST snapshots.
+  'rest-429 while gaps need re-syncing': (sandbox: RunningSandbox) => withRestFailing(sandbox, 'rest-429'),
+  'rest-503 while gaps need re-syncing': (sandbox: RunningSandbox) => withRestFailing(sandbox, 'rest-503'),
+} as const;
+
+export type FaultCase = keyof typeof FAULT_CASES;
+
+async function withRestFailing(sandbox: RunningSandbox, fault: 'rest-429' | 'rest-503'): Promise<void> {
+  await setFault(sandbox, fault, true);
+  await runFault(sandbox, 'skip-version', { flowRate: FLOW, onMs: 1_000, params: { count: 3 } });
+  await setFault(sandbox, fault, false);
+}
