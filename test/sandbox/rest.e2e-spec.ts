@@ -1,7 +1,7 @@
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { Side } from '../../src/sandbox/engine/side';
 import { formatUnits, parseUnits } from '../../src/sandbox/engine/units';
-import { CANDLE_INTERVALS, CandleInterval } from '../../src/sandbox/simulation/candles';
+import { CANDLE_INTERVALS, CandleInterval } from '../../src/market/candle-interval';
 import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
 import { SandboxTrade } from '../../src/sandbox/simulation/sandbox-trade';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';

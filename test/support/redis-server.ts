@@ -32,13 +32,19 @@ export interface TestRedisServer {
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
-export async function startRedisServer(): Promise<TestRedisServer> {
+export interface RedisServerOptions {
+  /** More `redis-server` arguments, e.g. to enable cluster mode; always a private server then. */
+  readonly args?: readonly string[];
+}
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<TestRedisServer> {
   const external = process.env.REDIS_URL;
-  if (external) return externalServer(external);
+  if (external && !options.args) return externalServer(external);
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
+    const args = (options.args ?? []).map((arg) => arg.replace('{port}', String(port)));
     try {
-      return new PrivateRedisServer(port, await launch(port));
+      return new PrivateRedisServer(port, args, await launch(port, args));
     } catch (error) {
       // Another process may have taken the port between the probe and the launch.
       if (attempt === 3) throw error;
@@ -52,6 +58,7 @@ class PrivateRedisServer implements TestRedisServer {
 
   constructor(
     private readonly port: number,
+    private readonly args: readonly string[],
     private child: ChildProcess | undefined,
   ) {
     this.url = `redis://127.0.0.1:${port}`;
@@ -67,7 +74,7 @@ class PrivateRedisServer implements TestRedisServer {
 
   async restart(): Promise<void> {
     await this.end('SIGKILL');
-    this.child = await launch(this.port);
+    this.child = await launch(this.port, this.args);
   }
 
   private async end(signal: NodeJS.Signals): Promise<void> {
@@ -101,7 +108,7 @@ function externalServer(url: string): TestRedisServer {
   };
 }
 
-async function launch(port: number): Promise<ChildProcess> {
+async function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     [
@@ -117,6 +124,7 @@ async function launch(port: number): Promise<ChildProcess> {
       tmpdir(),
       '--loglevel',
       'warning',
+      ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -176,7 +184,7 @@ function answersPing(port: number): Promise<boolean> {
   });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { CANDLE_INTERVALS } from '../simulation/candles';
+import { CANDLE_INTERVALS } from '../../market/candle-interval';
 import { parseHistoryQuery } from './history-query';
 
 const VALID = { startDate: '2024-05-01T00:00:00', endDate: '2024-05-02T00:00:00', type: '1h' };

@@ -1,11 +1,5 @@
+import { CANDLE_INTERVALS, CandleInterval, MAX_CANDLES } from '../../market/candle-interval';
 import { formatQueryDate } from '../../market/exchange-date';
-
-/** Candle widths the exchange offers (spec 4.1); there is no 4h or 6h. */
-export const CANDLE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '12h', '1d', '1w', '1M'] as const;
-export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
-
-/** Candles per request: the exchange's default and maximum (spec 8). */
-export const MAX_CANDLES = 1000;
 
 export interface HistoryRequest {
   /** Unix milliseconds; sent rounded down to the second. */

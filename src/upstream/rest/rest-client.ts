@@ -1,10 +1,11 @@
 import { BookMessage } from '../../market/book-update';
+import { MAX_CANDLES } from '../../market/candle-interval';
 import { Candle } from '../../market/candle-stats';
 import { ExactJson, parseExactJson } from '../exact-json';
 import { decodeDepth } from './depth-codec';
 import { parseExchangeErrors } from './exchange-error-body';
 import { decodeHistory } from './history-codec';
-import { HistoryRequest, historyQuery, MAX_CANDLES } from './history-request';
+import { HistoryRequest, historyQuery } from './history-request';
 import { decodeInfo, ExchangeInfo } from './info-codec';
 import { MalformedBodyError } from '../malformed-body-error';
 import { RequestBudget, restFamilyOf } from './request-budget';
