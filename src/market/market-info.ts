@@ -19,6 +19,11 @@ export interface MarketInfo {
   readonly updatedAt: string;
   /** The gateway's id and symbol of the market, when the gateway lists it. */
   readonly gateway?: { readonly instrumentId: number; readonly symbol: string };
+  /**
+   * The market's entry in the exchange's market list exactly as sent (JSON text, every field, numbers
+   * with their digits), which the REST mirror serves; absent when the list was not read over REST.
+   */
+  readonly exchangeRecord?: string;
 }
 
 /** What aggregators are told about an asset; the exchange's market data does not carry these. */

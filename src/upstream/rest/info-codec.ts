@@ -53,7 +53,7 @@ function date(fields: JsonFields, key: string): string {
  * `priceDeviation`, `status`, `side` and `isCustom`, added later, default to "0", `Open`, `BuySell`
  * and false. Fields the gateway does not use (`minPrice`, `fee`, `makerFeeLimit`...) are ignored.
  */
-function decodeMarket(key: string, value: ExactJson): MarketInfo {
+function decodeMarket(key: string, value: ExactJson, record: string | undefined): MarketInfo {
   const fields = JsonFields.of(value, `pairs.${key}`);
   const baseAsset = fields.string('baseAsset').toLowerCase();
   const quoteAsset = fields.string('quoteAsset').toLowerCase();
@@ -77,6 +77,7 @@ function decodeMarket(key: string, value: ExactJson): MarketInfo {
     isCustom: fields.has('isCustom') ? fields.flag('isCustom') : false,
     createdAt: date(fields, 'createdAt'),
     updatedAt: date(fields, 'updatedAt'),
+    ...(record === undefined ? {} : { exchangeRecord: record }),
   };
 }
 
@@ -85,8 +86,11 @@ function decodeMarket(key: string, value: ExactJson): MarketInfo {
  * exactly. A market entry that breaks a rule is skipped and listed in `skipped`, so that one bad
  * market does not hide the others; a body without a valid `serverTime` or `pairs` object is rejected
  * with a MalformedBodyError.
+ *
+ * @param records Each entry's own JSON text by lower-case key (see exchangeRecords), kept as the
+ *   market's `exchangeRecord`.
  */
-export function decodeInfo(body: ExactJson): ExchangeInfo {
+export function decodeInfo(body: ExactJson, records?: ReadonlyMap<string, string>): ExchangeInfo {
   let serverTime: number | undefined;
   let pairs: JsonFields;
   try {
@@ -105,7 +109,7 @@ export function decodeInfo(body: ExactJson): ExchangeInfo {
   const seen = new Set<string>();
   for (const [key, value] of pairs.entries()) {
     try {
-      const market = decodeMarket(key, value);
+      const market = decodeMarket(key, value, records?.get(key.toLowerCase()));
       if (seen.has(market.instrument)) {
         skipped.push({ key, problem: `pairs.${key}: a second entry for ${market.instrument}` });
         continue;

@@ -7,6 +7,7 @@ import { parseExchangeErrors } from './exchange-error-body';
 import { decodeHistory } from './history-codec';
 import { HistoryRequest, historyQuery } from './history-request';
 import { decodeInfo, ExchangeInfo } from './info-codec';
+import { exchangeRecords } from './info-records';
 import { MalformedBodyError } from '../malformed-body-error';
 import { RequestBudget, restFamilyOf } from './request-budget';
 import { RestBodyError, RestError, RestNetworkError, RestStatusError, RestTimeoutError } from './rest-errors';
@@ -47,6 +48,8 @@ const SILENT: RestLogger = { warn: () => undefined };
 
 interface Answer {
   readonly body: ExactJson;
+  /** The body as received. */
+  readonly text: string;
   readonly url: string;
   readonly attempts: number;
   readonly receivedAt: number;
@@ -103,7 +106,7 @@ export class RestClient {
   /** `GET /frontoffice/api/info`: every market, hidden ones included; broken entries are skipped and logged. */
   async info(options: CallOptions = {}): Promise<ExchangeInfo> {
     const answer = await this.get('/frontoffice/api/info', {}, options.signal);
-    const info = this.decode(answer, () => decodeInfo(answer.body));
+    const info = this.decode(answer, () => decodeInfo(answer.body, exchangeRecords(answer.text)));
     for (const { problem } of info.skipped) this.logger.warn(`market left out of ${answer.url}: ${problem}`);
     return info;
   }
@@ -165,7 +168,7 @@ export class RestClient {
       } catch (error) {
         throw new RestBodyError(url, attempt, [`not JSON: ${(error as Error).message}`], error);
       }
-      return { body, url, attempts: attempt, receivedAt };
+      return { body, text, url, attempts: attempt, receivedAt };
     }
   }
 
