@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
+import { CmcController } from './cmc/cmc.controller';
+import { CoingeckoController } from './coingecko/coingecko.controller';
 import { Responder } from './http/responder';
 import { ListingController } from './listing/listing.controller';
+import { MirrorController } from './mirror/mirror.controller';
+import { ExchangeCatalog } from './views/exchange-catalog';
 import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
 
-/** The API role: every listing endpoint, served from the stored state. */
+/** The API role: every listing endpoint and the REST mirror, served from the stored state. */
 @Module({
-  controllers: [ListingController],
-  providers: [MarketViews, ListingService, Responder],
+  controllers: [ListingController, CmcController, CoingeckoController, MirrorController],
+  providers: [MarketViews, ListingService, ExchangeCatalog, Responder],
   exports: [MarketViews],
 })
 export class ApiModule {}
