@@ -66,8 +66,10 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await expectConverges(stack.sandbox, stack.store, LISTED, 15_000);
     for (const instrument of LISTED) truths.set(instrument, await readTruth(stack.sandbox, instrument));
-    const info = await (await fetch(`${stack.sandbox.baseUrl}/frontoffice/api/info`)).json();
-    scales = new Map(Object.entries(info.pairs as Record<string, Scales>));
+    const info = (await (await fetch(`${stack.sandbox.baseUrl}/frontoffice/api/info`)).json()) as {
+      pairs: Record<string, Scales>;
+    };
+    scales = new Map(Object.entries(info.pairs));
     // The API's in-memory heads follow the store within its refresh period.
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
