@@ -5,6 +5,7 @@ import { DAY_MS } from '../../market/trade-window';
 import { GatewayClient } from '../../upstream/gateway/gateway-client';
 import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
 import { tradesSubscription } from '../../upstream/gateway/market-data-subscriptions';
+import { TradeBackfill, TradeRange } from './trade-backfill';
 
 export interface TradeFeedListener {
   onTrades(trades: readonly Trade[]): void;
@@ -26,7 +27,8 @@ export interface TradeFeedOptions {
  * Public trades from the gateway (an authenticated connection): SubscribeTrades per instrument, both
  * event names accepted. Every (re)subscription answers with the last trades; when they do not reach
  * back to the newest trade already known (or to 24 hours ago on a cold start), the gap is paged from
- * GetTradesHistory. Trades may repeat; the trade window removes duplicates by id.
+ * GetTradesHistory, again and again until it arrives. Trades may repeat; the trade window removes
+ * duplicates by id.
  */
 export class TradeFeed {
   private readonly logger = new Logger(TradeFeed.name);
@@ -43,6 +45,7 @@ export class TradeFeed {
     const ref = market.gateway;
     if (!ref) throw new Error(`${market.instrument} is not listed by the gateway, so it has no trade feed`);
     const instrument = { instrumentId: ref.instrumentId, instrument: market.instrument };
+    const backfill = this.backfill(market, ref.instrumentId, listener);
     const subscription = this.gateway.subscribe(
       tradesSubscription(
         { instrument, includeLastCount: this.options.snapshotCount },
@@ -52,7 +55,7 @@ export class TradeFeed {
             listener.onTrades(trades);
             const oldest = trades[0]?.time;
             if (trades.length >= this.options.snapshotCount && oldest !== undefined && oldest > known) {
-              this.backfill(market, ref.instrumentId, known, oldest, listener);
+              backfill.request({ from: known, to: oldest });
             }
           },
           onTrades: (trades) => listener.onTrades(trades),
@@ -61,32 +64,35 @@ export class TradeFeed {
         },
       ),
     );
-    return { close: () => void subscription.close().catch(() => undefined) };
+    return {
+      close: () => {
+        backfill.close();
+        void subscription.close().catch(() => undefined);
+      },
+    };
   }
 
-  /** Pages the trades of `(from, to]` from the trade history. */
-  private backfill(
-    market: MarketInfo,
-    instrumentId: number,
-    from: number,
-    to: number,
-    listener: TradeFeedListener,
-  ): void {
-    this.history
-      .getTradesHistory({
-        names: new Map([[instrumentId, market.instrument]]),
-        instrumentId,
-        startTimeStamp: from,
-        endTimeStamp: to,
-      })
-      .then((trades) => {
-        this.logger.log(`${market.instrument}: ${trades.length} trades backfilled from the trade history`);
+  /** What the instrument's feed missed, paged from the trade history. */
+  private backfill(market: MarketInfo, instrumentId: number, listener: TradeFeedListener): TradeBackfill {
+    const names = new Map([[instrumentId, market.instrument]]);
+    const span = (range: TradeRange) =>
+      `${new Date(range.from).toISOString()} to ${new Date(range.to).toISOString()}`;
+    return new TradeBackfill({
+      fetch: (range) =>
+        this.history.getTradesHistory({
+          names,
+          instrumentId,
+          startTimeStamp: range.from,
+          endTimeStamp: range.to,
+        }),
+      deliver: (trades, range) => {
+        this.logger.log(`${market.instrument}: ${trades.length} trades from ${span(range)} backfilled`);
         listener.onTrades(trades);
-      })
-      .catch((error: unknown) => {
+      },
+      onFailed: (error, range) =>
         this.logger.warn(
-          `${market.instrument}: trade history unavailable, trades before ${new Date(to).toISOString()} missing: ${(error as Error).message}`,
-        );
-      });
+          `${market.instrument}: trades from ${span(range)} not backfilled yet, retrying: ${error.message}`,
+        ),
+    });
   }
 }
