@@ -31,7 +31,7 @@ export const FAST_SANDBOX = {
 export const FAST_APP = {
   UPSTREAM_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS / 2),
   UPSTREAM_SERVER_TIMEOUT_MS: String(SERVER_TIMEOUT_MS),
-  UPSTREAM_PONG_TIMEOUT_MS: '500',
+  UPSTREAM_PONG_TIMEOUT_MS: '800',
   BOOK_VERIFY_INTERVAL_MS: '1000',
   // Few trades per subscription, so that every reconnect pages the rest from the trade history.
   TRADES_SNAPSHOT_COUNT: '5',
@@ -41,6 +41,12 @@ export const FAST_APP = {
 export const FAULT_CASES = {
   'drop-connections: every connection cut and refused for a while': (sandbox: RunningSandbox) =>
     runFault(sandbox, 'drop-connections', { flowRate: FLOW, onMs: 1_000 }),
+  // Connections come back and are cut again while subscriptions recover and trades are backfilled.
+  'drop-connections flapping': async (sandbox: RunningSandbox) => {
+    for (let cycle = 0; cycle < 6; cycle++) {
+      await runFault(sandbox, 'drop-connections', { flowRate: FLOW, onMs: 300, afterMs: 200 + 100 * cycle });
+    }
+  },
   'skip-version: deltas lost while the market keeps moving': (sandbox: RunningSandbox) =>
     runFault(sandbox, 'skip-version', { flowRate: FLOW, onMs: 500, afterMs: 500, params: { count: 3 } }),
   // No later delta reveals the gap: only the check against REST snapshots can.

@@ -1,0 +1,17 @@
+import { FAST_APP, FAST_SANDBOX } from '../support/fault-cases';
+import { describeConvergenceAfterFaults } from '../support/fault-suite';
+
+// Books from the gateway's Level 2 feed (no hub connection at all), trades from the gateway, state in Redis.
+describeConvergenceAfterFaults(
+  'books from the gateway: convergence after damaged feeds and failing REST',
+  { sandbox: FAST_SANDBOX, app: { ...FAST_APP, BOOK_SOURCE: 'gateway' } },
+  [
+    'skip-version: deltas lost while the market keeps moving',
+    'skip-version: the last deltas lost before the market goes quiet',
+    'duplicate-deltas',
+    'reorder-deltas',
+    'malformed-frame every 200 ms',
+    'rest-429 while gaps need re-syncing',
+    'rest-503 while gaps need re-syncing',
+  ],
+);
