@@ -179,6 +179,8 @@ describe('gateway client: sandbox faults', () => {
 
     sandbox.exchange.faults.set('silence', true);
     await waitUntil(() => client.counters.pongTimeouts >= 1, 3_000, 'pong timeout');
+    // The timeout cuts the socket; the state changes once its close comes through.
+    await waitUntil(() => states.length > 0, 3_000, 'a state change');
     expect(states[0]).toBe('reconnecting');
     // New sockets open, but WebAuthenticateUser goes unanswered: the client keeps trying.
     await waitUntil(() => logger.lines.some((l) => l.includes('WebAuthenticateUser: no answer')), 3_000);
