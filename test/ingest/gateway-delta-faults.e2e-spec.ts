@@ -10,6 +10,7 @@ describeConvergenceAfterFaults(
     'skip-version: the last deltas lost before the market goes quiet',
     'duplicate-deltas',
     'reorder-deltas',
+    'burst of 3000 book updates per second',
     'malformed-frame every 200 ms',
     'rest-429 while gaps need re-syncing',
     'rest-503 while gaps need re-syncing',

@@ -8,10 +8,10 @@ import { expectConverges, readTruth, setFault, setFlow } from '../support/truth'
 const FLOW = 20;
 
 /**
- * A market halted on the exchange stays listed, its book frozen and still stored; its status in the
- * stored catalogue follows the exchange at the next catalogue refresh, both ways.
+ * A market halted or paused on the exchange stays listed, its book frozen and still stored; its
+ * status in the stored catalogue follows the exchange at the next catalogue refresh, both ways.
  */
-describe('a halted market', () => {
+describe('a halted or paused market', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -34,12 +34,15 @@ describe('a halted market', () => {
     expect(await storedMarket('doge_usdt')).toMatchObject({ hidden: true });
   });
 
-  it('halt-market: listed, frozen, stored as Halted at the next refresh; Open again after', async () => {
+  it.each([
+    ['halt-market', 'Halted'],
+    ['pause-market', 'Paused'],
+  ])('%s: listed, frozen, stored as %s at the next refresh; Open again after', async (fault, status) => {
     await setFlow(stack.sandbox, FLOW);
-    await setFault(stack.sandbox, 'halt-market', true, { instrument: 'btc_usdt' });
+    await setFault(stack.sandbox, fault, true, { instrument: 'btc_usdt' });
     await waitFor(
-      async () => (await storedMarket('btc_usdt'))?.status === 'Halted',
-      'stored as Halted',
+      async () => (await storedMarket('btc_usdt'))?.status === status,
+      `stored as ${status}`,
       5_000,
     );
     expect(await storedMarket('btc_usdt')).toMatchObject({ hidden: false });
@@ -58,7 +61,7 @@ describe('a halted market', () => {
         .map((pipeline) => pipeline.instrument),
     ).toContain('btc_usdt');
 
-    await setFault(stack.sandbox, 'halt-market', false, { instrument: 'btc_usdt' });
+    await setFault(stack.sandbox, fault, false, { instrument: 'btc_usdt' });
     await waitFor(async () => (await storedMarket('btc_usdt'))?.status === 'Open', 'stored as Open', 5_000);
     await setFlow(stack.sandbox, FLOW);
     await waitFor(

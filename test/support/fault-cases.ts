@@ -56,6 +56,8 @@ export const FAULT_CASES = {
     runFault(sandbox, 'duplicate-deltas', { flowRate: FLOW, onMs: 1_000 }),
   'reorder-deltas': (sandbox: RunningSandbox) =>
     runFault(sandbox, 'reorder-deltas', { flowRate: FLOW, onMs: 1_000 }),
+  'burst of 3000 book updates per second': (sandbox: RunningSandbox) =>
+    runFault(sandbox, 'burst', { flowRate: FLOW, onMs: 1_500, params: { updatesPerSecond: 3_000 } }),
   'malformed-frame every 200 ms': (sandbox: RunningSandbox) =>
     runFault(sandbox, 'malformed-frame', { flowRate: FLOW, onMs: 1_000, params: { intervalMs: 200 } }),
   'silence longer than the timeouts': (sandbox: RunningSandbox) =>
