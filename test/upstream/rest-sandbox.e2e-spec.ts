@@ -64,7 +64,13 @@ describe('RestClient against the sandbox exchange', () => {
       specs.map((spec) => spec.instrument).sort(),
     );
     for (const spec of specs) {
-      const market = info.markets.find((candidate) => candidate.instrument === spec.instrument)!;
+      const { exchangeRecord, ...market } = info.markets.find(
+        (candidate) => candidate.instrument === spec.instrument,
+      )!;
+      expect(JSON.parse(exchangeRecord ?? '{}')).toMatchObject({
+        baseAsset: spec.baseAsset,
+        priceScale: spec.priceScale,
+      });
       expect(market).toEqual({
         instrument: spec.instrument,
         baseAsset: spec.baseAsset,
