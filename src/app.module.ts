@@ -4,7 +4,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { Role } from './config/role';
 import { HealthModule } from './health/health.module';
-import { MetricsModule } from './health/metrics.module';
+import { ObservabilityModule } from './health/observability.module';
 import { IngestModule } from './ingest/ingest.module';
 import { StoreModule } from './store/store.module';
 import { UpstreamModule } from './upstream/upstream.module';
@@ -30,7 +30,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        MetricsModule,
+        ObservabilityModule,
         StoreModule.forRoot(),
         ...ingestModules,
         ...apiModules,

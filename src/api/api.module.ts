@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiReadiness } from './api-readiness';
 import { CmcController } from './cmc/cmc.controller';
 import { CoingeckoController } from './coingecko/coingecko.controller';
 import { Responder } from './http/responder';
@@ -11,7 +12,7 @@ import { MarketViews } from './views/market-views';
 /** The API role: every listing endpoint and the REST mirror, served from the stored state. */
 @Module({
   controllers: [ListingController, CmcController, CoingeckoController, MirrorController],
-  providers: [MarketViews, ListingService, ExchangeCatalog, Responder],
+  providers: [MarketViews, ListingService, ExchangeCatalog, Responder, ApiReadiness],
   exports: [MarketViews],
 })
 export class ApiModule {}

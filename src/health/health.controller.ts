@@ -1,19 +1,19 @@
-import { Controller, Get, Header, HttpCode, Inject, Optional, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
-import { IngestService } from '../ingest/ingest.service';
 import { STATE_STORE } from '../store/store.module';
 import { StateStore } from '../store/state-store';
+import { Readiness } from './readiness';
 
 /**
- * `live`: the process answers. `ready`: the store answers and, in a process that ingests, every listed
- * market's book is live. `metrics`: Prometheus text.
+ * `live`: the process answers. `ready`: the store answers and every check of the process's roles
+ * passes (ingest: every listed book live; api: data loaded and fresh). `metrics`: Prometheus text.
  */
 @Controller('health')
 export class HealthController {
   constructor(
     @Inject(STATE_STORE) private readonly store: StateStore,
-    @Optional() @Inject(IngestService) private readonly ingest?: IngestService,
+    private readonly readiness: Readiness,
   ) {}
 
   @Get('live')
@@ -23,20 +23,12 @@ export class HealthController {
   }
 
   @Get('ready')
+  @Header('Cache-Control', 'no-store')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const store = await this.store.health();
-    const pipelines = this.ingest?.pipelines() ?? [];
-    const notLive = pipelines
-      .filter((pipeline) => pipeline.state !== 'live')
-      .map((pipeline) => pipeline.instrument);
-    const ingesting = this.ingest !== undefined;
-    const ready = store.reachable && (!ingesting || (pipelines.length > 0 && notLive.length === 0));
+    const [store, roles] = await Promise.all([this.store.health(), this.readiness.evaluate()]);
+    const ready = store.reachable && roles.ready;
     reply.status(ready ? 200 : 503);
-    return {
-      status: ready ? 'ready' : 'not ready',
-      store,
-      ...(ingesting ? { instruments: pipelines.length, notLive } : {}),
-    };
+    return { status: ready ? 'ready' : 'not ready', store, ...roles.checks };
   }
 }
 

@@ -52,6 +52,20 @@ export class IngestMetrics {
       },
     });
     new Gauge({
+      name: 'mdg_instrument_data_age_seconds',
+      help: 'Seconds since the instrument book was last known current: a feed message, or a heartbeat while the feed is connected and the book live.',
+      labelNames: ['instrument'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const at = now();
+        for (const pipeline of pipelines()) {
+          if (pipeline.confirmedTime > 0)
+            this.set({ instrument: pipeline.instrument }, (at - pipeline.confirmedTime) / 1000);
+        }
+      },
+    });
+    new Gauge({
       name: 'mdg_book_version',
       help: 'Upstream version of the instrument book as last applied.',
       labelNames: ['instrument'],

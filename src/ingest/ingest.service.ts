@@ -6,6 +6,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Registry } from 'prom-client';
+import { Readiness } from '../health/readiness';
 import { AppConfig } from '../config/app-config';
 import { BookSyncOptions } from '../market/book-synchronizer';
 import { MarketCatalog, MarketInfo } from '../market/market-info';
@@ -71,6 +72,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(HubClient) private readonly hub: HubClient,
     @Inject(GatewayClient) private readonly gateway: GatewayClient,
     @Inject(Registry) registry: Registry,
+    @Inject(Readiness) readiness: Readiness,
   ) {
     const fromHub = config.BOOK_SOURCE === 'hub';
     this.bookFeed = fromHub ? new HubBookFeed(hub) : new GatewayBookFeed(gateway);
@@ -122,6 +124,20 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         (pipeline) => this.refreshCandles(pipeline),
       );
     }
+    readiness.register({
+      name: 'ingest',
+      check: () => {
+        const pipelines = this.pipelines();
+        const notLive = pipelines
+          .filter((pipeline) => pipeline.state !== 'live')
+          .map((pipeline) => pipeline.instrument);
+        return {
+          ready: pipelines.length > 0 && notLive.length === 0,
+          instruments: pipelines.length,
+          notLive,
+        };
+      },
+    });
   }
 
   pipelines(): InstrumentPipeline[] {

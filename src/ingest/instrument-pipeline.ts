@@ -14,6 +14,9 @@ import {
 } from '../store/state-store';
 import { BookFeed, BookFeedSubscription } from './feeds/book-feed';
 
+/** How often a quiet, live book on a connected feed is confirmed current in the store. */
+const HEARTBEAT_MS = 1_000;
+
 /** What a pipeline reports to its owner: metrics and logs. */
 export interface PipelineEvents {
   /** The book left `live`; it is rebuilt from the next snapshot. */
@@ -50,6 +53,9 @@ export class InstrumentPipeline {
   private lastPrice?: string;
   private rollingVolume?: string;
   private lastEventAt = 0;
+  private confirmedAt = 0;
+  /** The book feed delivers: set by its messages, cleared when it is interrupted. */
+  private feedUp = false;
   /** Starts from the clock so that it keeps growing across restarts of the service. */
   private tradesRevision: number;
   private newTrades: Trade[] = [];
@@ -85,10 +91,18 @@ export class InstrumentPipeline {
     return this.lastEventAt;
   }
 
+  /** Unix milliseconds when the book was last known current (see InstrumentHead.confirmedAt). */
+  get confirmedTime(): number {
+    return this.confirmedAt;
+  }
+
   start(): void {
     this.subscription = this.options.bookFeed.open(this.options.market, {
       onMessage: (message) => this.onBookMessage(message),
-      onInterrupted: (reason) => this.handle(this.sync.reset(reason, this.options.now())),
+      onInterrupted: (reason) => {
+        this.feedUp = false;
+        this.handle(this.sync.reset(reason, this.options.now()));
+      },
       onMalformed: (error) => this.options.events.onMalformed(this.instrument, error),
     });
   }
@@ -98,10 +112,17 @@ export class InstrumentPipeline {
     this.subscription = undefined;
   }
 
-  /** The passage of time: reorder windows and snapshot waits run out, trades leave the window. */
+  /**
+   * The passage of time: reorder windows and snapshot waits run out, trades leave the window, and a
+   * live book on a connected feed is confirmed current once per heartbeat.
+   */
   tick(): void {
     const now = this.options.now();
     this.handle(this.sync.tick(now));
+    if (this.feedUp && this.sync.state === 'live' && now - this.confirmedAt >= HEARTBEAT_MS) {
+      this.confirmedAt = now;
+      this.changed = true;
+    }
     const expiry = this.window.nextExpiry();
     if (expiry !== undefined && expiry <= now) {
       const before = this.window.size;
@@ -200,6 +221,7 @@ export class InstrumentPipeline {
       tradesRevision: this.tradesRevision,
       tradeFeed: this.options.tradeFeed,
       lastEventAt: this.lastEventAt,
+      confirmedAt: this.confirmedAt,
     };
   }
 
@@ -215,8 +237,10 @@ export class InstrumentPipeline {
   private onBookMessage(message: BookMessage): void {
     const now = this.options.now();
     this.lastEventAt = now;
+    this.feedUp = true;
     this.changed = true;
     this.handle(this.sync.onStreamMessage(message, now));
+    if (this.sync.state === 'live') this.confirmedAt = now;
   }
 
   private handle(outcome: SyncOutcome): SyncOutcome {

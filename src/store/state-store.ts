@@ -4,7 +4,6 @@ import { MarketStats } from '../market/market-stats';
 import { SyncState } from '../market/sync-state';
 import { Trade } from '../market/trade';
 
-
 export type { PriceLevel };
 
 /** Whether the instrument's 24-hour trades come from a live trade feed. */
@@ -23,8 +22,14 @@ export interface InstrumentHead {
   /** Grows whenever the stored trades change, so readers know when to reload them. */
   readonly tradesRevision: number;
   readonly tradeFeed: TradeFeedState;
-  /** Unix milliseconds of the last upstream message about this instrument, for freshness. */
+  /** Unix milliseconds of the last upstream message about this instrument. */
   readonly lastEventAt: number;
+  /**
+   * Unix milliseconds when the book was last known to be current: a message of its live feed, or a
+   * heartbeat of the writer while that feed is connected and the book live (a quiet or halted market
+   * sends nothing, yet its data is fresh). It stops advancing while the feed is down.
+   */
+  readonly confirmedAt: number;
 }
 
 /** A full book, best levels first on both sides. */

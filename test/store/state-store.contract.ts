@@ -39,6 +39,7 @@ export function head(
     tradesRevision: 0,
     tradeFeed: 'live',
     lastEventAt: T0 + bookVersion,
+    confirmedAt: T0 + bookVersion,
     ...extra,
   };
 }

@@ -117,11 +117,14 @@ export class ListingService {
     return { version: `${head?.tradesRevision ?? 0}:${inWindow.length}:${edges}`, trades };
   }
 
-  /** When the data behind `instruments` (default: every listed market) was last heard of, the oldest first. */
+  /**
+   * When the data behind `instruments` (default: every listed market) was last known current: the
+   * oldest confirmation among them, 0 when one was never confirmed.
+   */
   dataTime(instruments?: readonly string[]): number {
     const names = instruments ?? this.views.markets().map((market) => market.instrument);
     let oldest = Number.POSITIVE_INFINITY;
-    for (const instrument of names) oldest = Math.min(oldest, this.views.head(instrument)?.lastEventAt ?? 0);
+    for (const instrument of names) oldest = Math.min(oldest, this.views.head(instrument)?.confirmedAt ?? 0);
     return Number.isFinite(oldest) ? oldest : 0;
   }
 }

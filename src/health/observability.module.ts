@@ -1,7 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Readiness } from './readiness';
 
-/** One Prometheus registry per application, so that tests can run several applications in one process. */
+/**
+ * The application's Prometheus registry (one per application, so that tests can run several in one
+ * process) and its readiness checks.
+ */
 @Global()
 @Module({
   providers: [
@@ -13,7 +17,8 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
         return registry;
       },
     },
+    Readiness,
   ],
-  exports: [Registry],
+  exports: [Registry, Readiness],
 })
-export class MetricsModule {}
+export class ObservabilityModule {}

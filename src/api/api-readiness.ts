@@ -1,0 +1,33 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { Readiness } from '../health/readiness';
+import { ListingService } from './views/listing-service';
+import { MarketViews } from './views/market-views';
+
+/** The API is ready once it has a catalogue and its data was confirmed current within `STALE_AFTER_MS`. */
+@Injectable()
+export class ApiReadiness implements OnModuleInit {
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly readiness: Readiness,
+    private readonly views: MarketViews,
+    private readonly listing: ListingService,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register({
+      name: 'api',
+      check: () => {
+        if (!this.views.ready) return { ready: false, reason: 'no market data loaded yet' };
+        const dataTime = this.listing.dataTime();
+        const dataAgeMs = dataTime > 0 ? Date.now() - dataTime : undefined;
+        const fresh = dataAgeMs !== undefined && dataAgeMs <= this.config.STALE_AFTER_MS;
+        return {
+          ready: fresh && !this.views.stale,
+          dataAgeMs: dataAgeMs ?? null,
+          storeReadable: !this.views.stale,
+        };
+      },
+    });
+  }
+}
