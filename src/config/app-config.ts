@@ -1,4 +1,15 @@
-import { IsEnum, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import {
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { EnvBoolean, EnvNumber } from './env-transforms';
 import { Role } from './role';
 
@@ -55,6 +66,29 @@ export class AppConfig {
   @IsOptional()
   @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string = undefined;
+
+  /** `REDIS_URL` names one node of a Redis Cluster; the client discovers the others. */
+  @EnvBoolean()
+  @IsIn([true, false], { message: 'must be true or false' })
+  REDIS_CLUSTER = false;
+
+  /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'must be 1-32 letters, digits, _ . or -' })
+  REDIS_PREFIX = 'mdg';
+
+  /** This process's name among the ingest replicas (lease owner); unset: host name and process id. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, _ . : or -' })
+  INSTANCE_ID?: string = undefined;
+
+  /** An ingest replica that stops renewing its lease on an instrument loses it after this long. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  @Max(600_000)
+  LEASE_TTL_MS = 10_000;
 
   /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); unset starts the sandbox in-process. */
   @IsOptional()

@@ -12,11 +12,16 @@ describe('loadConfig', () => {
   });
 
   it('converts numbers and booleans and treats empty values as unset', () => {
-    const config = loadConfig({ PORT: '8080', SANDBOX_RATE_LIMITS: 'false', REDIS_URL: '  ', ROLE: 'api' });
+    const config = loadConfig({
+      PORT: '8080',
+      SANDBOX_RATE_LIMITS: 'false',
+      REDIS_URL: '  ',
+      ROLE: 'sandbox',
+    });
     expect(config.PORT).toBe(8080);
     expect(config.SANDBOX_RATE_LIMITS).toBe(false);
     expect(config.REDIS_URL).toBeUndefined();
-    expect(config.ROLE).toBe(Role.Api);
+    expect(config.ROLE).toBe(Role.Sandbox);
   });
 
   it('lists every bad key with its reason in one error', () => {

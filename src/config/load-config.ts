@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { AppConfig, SECRET_KEYS } from './app-config';
+import { Role } from './role';
 
 export class ConfigValidationError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -44,6 +45,11 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (!config.UPSTREAM_BASE_URL && (config.UPSTREAM_AUTH_URL || config.UPSTREAM_WS_URL)) {
     problems.push('UPSTREAM_AUTH_URL/UPSTREAM_WS_URL: need UPSTREAM_BASE_URL as well');
   }
+  if ((config.ROLE === Role.Api || config.ROLE === Role.Ingest) && !config.REDIS_URL) {
+    problems.push(`ROLE=${config.ROLE}: needs REDIS_URL, through which the api and ingest roles share state`);
+  }
+  if (config.REDIS_CLUSTER && !config.REDIS_URL)
+    problems.push('REDIS_CLUSTER: needs REDIS_URL, a node of the cluster');
   if (config.SANDBOX_MARKET_COUNT !== undefined && config.SANDBOX_MARKETS_FILE) {
     problems.push('SANDBOX_MARKET_COUNT and SANDBOX_MARKETS_FILE: choose one');
   }
