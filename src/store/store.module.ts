@@ -33,7 +33,7 @@ export class StoreModule {
           useFactory: async (config: AppConfig): Promise<StateStore> => {
             if (!config.REDIS_URL) return new MemoryStateStore();
             const logger = new Logger(RedisStateStore.name);
-            const store = RedisStateStore.fromUrl(config.REDIS_URL, { logger });
+            const store = RedisStateStore.fromUrl(config.REDIS_URL, { logger, prefix: config.REDIS_PREFIX });
             // Redis may be down at boot: start anyway, the store reconnects and writers fill it when it is back.
             const ready = await Promise.race([
               store.ready().then(
