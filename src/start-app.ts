@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
+import { serveDirectly } from './api/http/direct-routes';
 import { registerRateLimit } from './api/http/rate-limit';
+import { ListingController } from './api/listing/listing.controller';
 import { setUpOpenApi } from './api/openapi';
 import { AppModule, servesApi } from './app.module';
 import { AppConfig } from './config/app-config';
@@ -32,6 +34,7 @@ export async function startApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   if (servesApi(config.ROLE)) {
     await registerRateLimit(app, config.RATE_LIMIT_PER_MINUTE);
+    serveDirectly(app, app.get(ListingController).directHandlers());
     setUpOpenApi(app);
   }
   await app.listen(config.PORT, config.HOST);

@@ -1,13 +1,26 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DirectHandlers } from '../http/direct-routes';
 import { depthParam, levelParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { assetRecord, orderBookRecord, summaryRecord, tickerRecord, tradeRecord } from './listing-records';
 
-/** The exchange's aggregator endpoints (spec 4.4): asset, summary, ticker, order book, trades. */
+const PATH = {
+  asset: '/asset',
+  summary: '/summary',
+  ticker: '/ticker',
+  orderbook: '/orderbook/:instrument',
+  trades: '/trades/:instrument',
+} as const;
+
+/**
+ * The exchange's aggregator endpoints (spec 4.4): asset, summary, ticker, order book, trades.
+ * Fastify calls them directly (`directHandlers`, `serveDirectly`), past Nest's guards, interceptors
+ * and pipes, so that a cached body costs little more than its write.
+ */
 @ApiTags('listing')
 @Controller()
 export class ListingController {
@@ -16,7 +29,25 @@ export class ListingController {
     private readonly responder: Responder,
   ) {}
 
-  @Get('asset')
+  /** Every route's method with its arguments as Nest would pass them, for `serveDirectly`. */
+  directHandlers(): DirectHandlers {
+    const instrument = (request: FastifyRequest): string =>
+      (request.params as { instrument: string }).instrument;
+    const query = (request: FastifyRequest): Record<string, unknown> =>
+      request.query as Record<string, unknown>;
+    return new Map([
+      [PATH.asset, (request, reply) => this.asset(request, reply)],
+      [PATH.summary, (request, reply) => this.summary(request, reply)],
+      [PATH.ticker, (request, reply) => this.ticker(request, reply)],
+      [
+        PATH.orderbook,
+        (request, reply) => this.orderbook(instrument(request), query(request), request, reply),
+      ],
+      [PATH.trades, (request, reply) => this.trades(instrument(request), request, reply)],
+    ]);
+  }
+
+  @Get(PATH.asset)
   @ApiOperation({ summary: 'Assets keyed by upper-case symbol' })
   asset(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const { generation } = this.listing.markets();
@@ -32,7 +63,7 @@ export class ListingController {
     });
   }
 
-  @Get('summary')
+  @Get(PATH.summary)
   @ApiOperation({
     summary: 'Markets keyed by upper-case BASE_QUOTE: last price, best prices, 24-hour figures',
   })
@@ -52,7 +83,7 @@ export class ListingController {
     });
   }
 
-  @Get('ticker')
+  @Get(PATH.ticker)
   @ApiOperation({ summary: 'Markets keyed by lower-case base_quote: last price and 24-hour volumes' })
   ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -77,7 +108,7 @@ export class ListingController {
     });
   }
 
-  @Get('orderbook/:instrument')
+  @Get(PATH.orderbook)
   @ApiOperation({ summary: 'Full-depth level 2 book: bids descending, asks ascending, [price, amount]' })
   @ApiParam({ name: 'instrument', example: 'btc_usdt', description: 'any letter case, with _ or -' })
   @ApiQuery({
@@ -109,7 +140,7 @@ export class ListingController {
     });
   }
 
-  @Get('trades/:instrument')
+  @Get(PATH.trades)
   @ApiOperation({ summary: 'Every trade of the last 24 hours, newest first' })
   @ApiParam({ name: 'instrument', example: 'btc_usdt', description: 'any letter case, with _ or -' })
   async trades(
