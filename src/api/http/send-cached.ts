@@ -28,7 +28,7 @@ export function sendCached(
       'X-Data-Age-Ms',
       freshness.dataTime > 0 ? String(Math.max(0, Date.now() - freshness.dataTime)) : 'unknown',
     );
-  if (freshness.dataTime > 0) reply.header('Last-Modified', new Date(freshness.dataTime).toUTCString());
+  if (freshness.dataTime > 0) reply.header('Last-Modified', httpDate(freshness.dataTime));
   if (freshness.stale) reply.header('X-Data-Stale', 'true');
   if (matchesEtag(request.headers['if-none-match'], cached.etag)) {
     reply.status(304).send();
@@ -49,9 +49,31 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+let lastDate = { time: Number.NaN, text: '' };
+
+/** `Last-Modified` text of `time`; the same time comes with every request until the data moves. */
+function httpDate(time: number): string {
+  if (lastDate.time !== time) lastDate = { time, text: new Date(time).toUTCString() };
+  return lastDate.text;
+}
+
+/** Parsed `Accept-Encoding` values: clients send few distinct ones, so each is parsed once, not per request. */
+const encodingByHeader = new Map<string, Encoding | undefined>();
+const MAX_REMEMBERED_HEADERS = 256;
+const MAX_REMEMBERED_LENGTH = 200;
+
 /** Brotli when accepted, else gzip, else none; `q=0` refuses an encoding. */
 export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
   if (!header) return undefined;
+  if (typeof header !== 'string' || header.length > MAX_REMEMBERED_LENGTH) return parseEncoding(header);
+  if (encodingByHeader.has(header)) return encodingByHeader.get(header);
+  const encoding = parseEncoding(header);
+  if (encodingByHeader.size >= MAX_REMEMBERED_HEADERS) encodingByHeader.clear();
+  encodingByHeader.set(header, encoding);
+  return encoding;
+}
+
+function parseEncoding(header: string | string[]): Encoding | undefined {
   const accepted = new Set<string>();
   for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
