@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
+import { frameworkErrors } from './api/http/framework-errors';
 import { serveDirectly } from './api/http/direct-routes';
 import { registerRateLimit } from './api/http/rate-limit';
 import { ListingController } from './api/listing/listing.controller';
@@ -26,7 +27,7 @@ export async function startApp(
 ): Promise<RunningApp> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
-    new FastifyAdapter(),
+    new FastifyAdapter({ frameworkErrors }),
     // Fail with an error the caller sees, instead of exiting the process.
     { logger, abortOnError: false },
   );

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { errorBody } from './api-error';
+import { ApiError } from './api-error';
 
 const UNLIMITED = /^\/(health\/|metrics$)/;
 
@@ -12,12 +12,12 @@ export async function registerRateLimit(app: NestFastifyApplication, perMinute: 
     max: perMinute,
     timeWindow: 60_000,
     allowList: (request) => UNLIMITED.test(request.url),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      ...errorBody(
+    // The plugin throws what this returns; as an ApiError it leaves through the exception filter as a 429.
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        429,
         'too_many_requests',
         `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
       ),
-    }),
   });
 }
