@@ -1,0 +1,38 @@
+import { loadConfig } from '../../src/config/load-config';
+import { startApp } from '../../src/start-app';
+import { resolveUpstream } from '../../src/upstream/upstream-settings';
+import { CLOSE, ServerReady } from './server-process';
+
+/**
+ * The gateway under test, as a process of its own: role `all` (it ingests and serves), state in
+ * memory, the exchange at `BENCH_UPSTREAM_URL` (the sandbox, logged in as its demo user), the rate
+ * limit off so that the load generator is not limited, every other setting at its default.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    UPSTREAM_BASE_URL: requiredEnv('BENCH_UPSTREAM_URL'),
+    UPSTREAM_EMAIL: 'demo@example.com',
+    UPSTREAM_PASSWORD: 'demo',
+  });
+  const app = await startApp(config, resolveUpstream(config), ['error']);
+  process.on('message', (message) => {
+    if (message !== CLOSE) return;
+    void app.close().finally(() => process.exit(0));
+  });
+  const ready: ServerReady = { url: app.url };
+  process.send?.(ready);
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`gateway: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

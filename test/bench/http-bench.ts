@@ -1,0 +1,319 @@
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RecordedForBare } from './bare-process';
+import { LoadSettings, Measurement, measure, warmUp } from './load';
+import { describeMachine } from './machine';
+import { rawGet, recordResponse, RecordedResponse } from './raw-http';
+import { ServerProcess } from './server-process';
+
+/**
+ * Requests per second of the gateway's cached listing endpoints against a bare node:http server
+ * that sends the same bytes, under the same load generator (autocannon, in this process) in the
+ * same run. Each server has a process of its own, and so has the sandbox exchange the gateway
+ * ingests from, which keeps running throughout as an exchange would. The two servers take turns,
+ * the idle one frozen, and the rounds alternate which goes first, so that a change in the
+ * machine's background load hits both alike; a round's ratio compares two back-to-back runs.
+ *
+ *   npm run bench                     about 4 minutes: 2 s per measurement, 5 rounds
+ *   npm run bench -- --full           about 25 minutes: 10 s per measurement, 7 rounds
+ *   npm run bench -- --scenario quiet --cpu-prof-dir prof   one scenario, the gateway profiled
+ */
+
+interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** The sandbox's synthetic orders per second per market. */
+  readonly flowRate: number;
+  readonly paths: readonly string[];
+}
+
+/** btc_usdt: the sandbox keeps about 2,400 resting orders per market, some 1,400 price levels. */
+const FULL_BOOK = '/orderbook/btc_usdt';
+
+const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'quiet',
+    description: 'quiet market: no order flow, so every response comes from the response cache',
+    flowRate: 0,
+    paths: ['/summary', '/ticker', FULL_BOOK],
+  },
+  {
+    name: 'moving',
+    description:
+      'moving market: 20 synthetic orders/s per market, so the gateway ingests and rebuilds bodies as the state moves',
+    flowRate: 20,
+    paths: ['/summary', FULL_BOOK],
+  },
+];
+
+const ENCODINGS: readonly { readonly name: string; readonly headers: Record<string, string> }[] = [
+  { name: 'none', headers: {} },
+  { name: 'gzip', headers: { 'accept-encoding': 'gzip' } },
+];
+
+/** The issue's target: the gateway serves at least this share of the bare server's requests/s. */
+const TARGET_RATIO = 0.8;
+
+interface Row {
+  readonly scenario: Scenario;
+  readonly path: string;
+  readonly encoding: string;
+  readonly gateway: Measurement[];
+  readonly bare: Measurement[];
+  /** How often the body the gateway sent changed during its measurements, per second. */
+  readonly changesPerSecond: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      scenario: { type: 'string' },
+      'cpu-prof-dir': { type: 'string' },
+    },
+  });
+  const settings: LoadSettings = {
+    connections: positive(values.connections, 'connections'),
+    pipelining: 1,
+    durationSeconds: positive(values.duration ?? (values.full ? '10' : '2'), 'duration'),
+    warmUpSeconds: values.full ? 2 : 1,
+  };
+  const rounds = positive(values.rounds ?? (values.full ? '7' : '5'), 'rounds');
+  const scenarios = SCENARIOS.filter((scenario) => !values.scenario || scenario.name === values.scenario);
+  if (scenarios.length === 0)
+    throw new Error(`--scenario: one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const profileDir = values['cpu-prof-dir'] && resolve(values['cpu-prof-dir']);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+  const started = new Date();
+  const loadAtStart = loadavg()[0];
+  const rows: Row[] = [];
+  for (const scenario of scenarios) rows.push(...(await runScenario(scenario, settings, rounds, profileDir)));
+
+  const out = [
+    `Run ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
+    `Machine: ${describeMachine()}`,
+    `Command: npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    `Load: autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}; per endpoint ` +
+      `and encoding a ${settings.warmUpSeconds} s warm-up of each server, then ${rounds} rounds of ` +
+      `${settings.durationSeconds} s on each, the servers taking turns`,
+    "Figures are medians of the rounds; gateway/bare is the median of the rounds' ratios (a round's two " +
+      'runs are back to back); per CPU-second compares requests per second of server CPU time',
+    `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
+    '',
+  ];
+  for (const scenario of scenarios)
+    out.push(
+      ...table(
+        scenario,
+        rows.filter((row) => row.scenario === scenario),
+      ),
+    );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function runScenario(
+  scenario: Scenario,
+  settings: LoadSettings,
+  rounds: number,
+  profileDir: string | undefined,
+): Promise<Row[]> {
+  progress(
+    `${scenario.name}: starting the sandbox exchange (flow ${scenario.flowRate}/s per market) and the gateway`,
+  );
+  const sandbox = await ServerProcess.start('sandbox', 'sandbox-process.ts', {
+    env: { BENCH_FLOW_RATE: String(scenario.flowRate) },
+  });
+  let gateway: ServerProcess | undefined;
+  let bare: ServerProcess | undefined;
+  try {
+    gateway = await ServerProcess.start('gateway', 'gateway-process.ts', {
+      env: { BENCH_UPSTREAM_URL: sandbox.url },
+      nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    });
+    await waitUntilServing(gateway.url, scenario.paths);
+    const recorded: RecordedResponse[] = [];
+    for (const path of scenario.paths) recorded.push(await recordResponse(gateway.url, path));
+    bare = await ServerProcess.start('bare', 'bare-process.ts', { init: recorded.map(forBare) });
+    for (const response of recorded) await checkSameBytes(bare, response);
+
+    const rows: Row[] = [];
+    for (const path of scenario.paths) {
+      for (const encoding of ENCODINGS) {
+        const row: Row = {
+          scenario,
+          path,
+          encoding: encoding.name,
+          gateway: [],
+          bare: [],
+          changesPerSecond: 0,
+        };
+        for (const server of [gateway, bare]) {
+          switchTo(server, [gateway, bare]);
+          await warmUp(server, path, encoding.headers, settings);
+        }
+        let changes = 0;
+        for (let round = 0; round < rounds; round++) {
+          const order = round % 2 === 0 ? [gateway, bare] : [bare, gateway];
+          for (const server of order) {
+            switchTo(server, order);
+            const watch = server === gateway ? watchEtag(gateway.url + path) : undefined;
+            const measurement = await measure(server, path, encoding.headers, settings);
+            if (watch) changes += await watch.stop();
+            (server === gateway ? row.gateway : row.bare).push(measurement);
+            progress(
+              `${scenario.name} ${path} ${encoding.name} round ${round + 1} ${server.name}: ${line(measurement)}`,
+            );
+          }
+        }
+        rows.push({ ...row, changesPerSecond: changes / (rounds * settings.durationSeconds) });
+      }
+    }
+    return rows;
+  } finally {
+    await bare?.close();
+    await gateway?.close();
+    await sandbox.close();
+  }
+}
+
+/** Freezes every server but `server`, which runs. */
+function switchTo(server: ServerProcess, servers: readonly ServerProcess[]): void {
+  for (const other of servers) if (other !== server) other.pause();
+  server.resume();
+}
+
+/** The gateway answers 503 until it has loaded the catalogue and the books. */
+async function waitUntilServing(baseUrl: string, paths: readonly string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (const path of paths) {
+    while ((await rawGet(baseUrl + path)).status !== 200) {
+      if (Date.now() > deadline) throw new Error(`the gateway did not serve ${path} within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** The bare server must send exactly the recorded bytes, plain and gzipped. */
+async function checkSameBytes(bare: ServerProcess, recorded: RecordedResponse): Promise<void> {
+  const plain = await rawGet(bare.url + recorded.path);
+  const gzip = await rawGet(bare.url + recorded.path, { 'accept-encoding': 'gzip' });
+  if (!plain.body.equals(recorded.plainBody) || !gzip.body.equals(recorded.gzipBody))
+    throw new Error(`bare server: ${recorded.path} is not the gateway's bytes`);
+  if (plain.headers.etag !== recorded.plainHeaders.etag)
+    throw new Error(`bare server: ${recorded.path} lacks the gateway's headers`);
+}
+
+/** Polls the ETag of `url` during a measurement to count how often the body changed. */
+function watchEtag(url: string): { stop(): Promise<number> } {
+  let running = true;
+  let changes = 0;
+  const polling = (async () => {
+    let last: string | undefined;
+    while (running) {
+      const { headers } = await rawGet(url);
+      if (last !== undefined && headers.etag !== last) changes++;
+      last = headers.etag;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await polling;
+      return changes;
+    },
+  };
+}
+
+function forBare(response: RecordedResponse): RecordedForBare {
+  return {
+    path: response.path,
+    plainHeaders: response.plainHeaders,
+    plainBody: response.plainBody.toString('base64'),
+    gzipHeaders: response.gzipHeaders,
+    gzipBody: response.gzipBody.toString('base64'),
+  };
+}
+
+function table(scenario: Scenario, rows: readonly Row[]): string[] {
+  const lines = [
+    `### ${scenario.description}`,
+    '',
+    '| endpoint | encoding | bytes/response | gateway req/s | bare req/s | **gateway/bare** (min–max of rounds) | p50 / p99 ms gateway | p50 / p99 ms bare | server CPU gateway / bare | gateway/bare per CPU-second | body changes/s |',
+    '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const row of rows) {
+    const gateway = summarize(row.gateway);
+    const bare = summarize(row.bare);
+    // Each round's servers ran back to back, so a round's ratio shares its background load.
+    const ratios = row.gateway.map((m, i) => m.requestsPerSecond / row.bare[i].requestsPerSecond);
+    const ratio = median(ratios);
+    const perCpu = median(
+      row.gateway.map(
+        (m, i) => m.requestsPerSecond / m.serverCpu / (row.bare[i].requestsPerSecond / row.bare[i].serverCpu),
+      ),
+    );
+    const verdict = ratio >= TARGET_RATIO ? '' : ' below target';
+    lines.push(
+      `| ${row.path} | ${row.encoding} | ${Math.round(gateway.bytesPerResponse)} | ` +
+        `${Math.round(gateway.requestsPerSecond)} | ${Math.round(bare.requestsPerSecond)} | ` +
+        `**${ratio.toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})${verdict} | ` +
+        `${gateway.p50Ms} / ${gateway.p99Ms} | ${bare.p50Ms} / ${bare.p99Ms} | ` +
+        `${percent(gateway.serverCpu)} / ${percent(bare.serverCpu)} | ${perCpu.toFixed(2)} | ` +
+        `${row.changesPerSecond.toFixed(1)} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The median of each figure over the rounds. */
+function summarize(measurements: readonly Measurement[]): Measurement {
+  const of = (figure: keyof Measurement): number => median(measurements.map((m) => m[figure]));
+  return {
+    requestsPerSecond: of('requestsPerSecond'),
+    p50Ms: of('p50Ms'),
+    p99Ms: of('p99Ms'),
+    bytesPerResponse: of('bytesPerResponse'),
+    serverCpu: of('serverCpu'),
+    loadCpu: of('loadCpu'),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function line(m: Measurement): string {
+  return (
+    `${Math.round(m.requestsPerSecond)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ` +
+    `${Math.round(m.bytesPerResponse)} B, server CPU ${percent(m.serverCpu)}, load generator CPU ${percent(m.loadCpu)}`
+  );
+}
+
+function percent(share: number): string {
+  return Number.isNaN(share) ? 'n/a' : `${Math.round(share * 100)}%`;
+}
+
+function positive(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
+  return value;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
