@@ -1,4 +1,5 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
+import { AppConfig } from '../config/app-config';
 import { StoreLogger } from './store-logger';
 
 /** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
@@ -44,6 +45,104 @@ export function storeClusterOptions(options: StoreConnectionOptions = {}): Clust
     redisOptions: {
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 5000,
+      connectTimeout: 5000,
+      connectionName: options.connectionName,
+    },
+  };
+}
+
+/**
+ * How a connection treats commands while Redis is unreachable.
+ *
+ * - `fail-fast`: the store's policy (`storeRedisOptions`, `storeClusterOptions`): no offline queue,
+ *   no resends, a command timeout. For data a caller can write again, and for anything that must not
+ *   wait behind an outage.
+ * - `wait`: commands wait in an offline queue while disconnected and are resent after reconnecting,
+ *   without a limit per command (`maxRetriesPerRequest: null`) or a command timeout. BullMQ requires
+ *   this on the connections of its Workers (and QueueEvents), whose blocking commands stay on the
+ *   server for long. A BullMQ Queue that only adds jobs may keep `fail-fast`, so that an add during
+ *   an outage fails at once instead of piling up.
+ */
+export type RedisCommandPolicy = 'fail-fast' | 'wait';
+
+export interface RedisClientOptions extends StoreConnectionOptions {
+  /** `fail-fast` by default. */
+  readonly commands?: RedisCommandPolicy;
+}
+
+/** The settings that say where Redis is. */
+export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'>;
+
+/**
+ * A new connection to the configured Redis, for any component: an ioredis `Redis` for
+ * `REDIS_URL`, or with `REDIS_CLUSTER=true` a `Cluster` seeded with that node (credentials and TLS
+ * of the URL apply to every node). The caller owns it: it should listen to its `error` events
+ * (`reportConnectionErrors`) and close it.
+ *
+ * Keys used together by one script or transaction must share a hash tag on a cluster; for BullMQ
+ * that means a tagged queue prefix (`bullmqPrefix`).
+ */
+export function createRedisClient(location: RedisLocation, options: RedisClientOptions = {}): RedisClient {
+  if (!location.REDIS_URL) throw new Error('REDIS_URL is not set');
+  const wait = options.commands === 'wait';
+  if (!location.REDIS_CLUSTER) {
+    return new Redis(location.REDIS_URL, wait ? waitingRedisOptions(options) : storeRedisOptions(options));
+  }
+  const seed = clusterSeed(location.REDIS_URL);
+  const clusterOptions = wait ? waitingClusterOptions(options) : storeClusterOptions(options);
+  return new Cluster([seed.node], {
+    ...clusterOptions,
+    redisOptions: { ...clusterOptions.redisOptions, ...seed.redisOptions },
+  });
+}
+
+/**
+ * The `prefix` option of BullMQ queues and workers under the key prefix `REDIS_PREFIX`. On a
+ * cluster it is a hash tag (`{mdg}`), since BullMQ's scripts touch several keys of a queue at once
+ * and a cluster runs a script only on keys of one slot. ioredis' own `keyPrefix` does not work with
+ * BullMQ.
+ */
+export function bullmqPrefix(config: Pick<AppConfig, 'REDIS_PREFIX' | 'REDIS_CLUSTER'>): string {
+  return config.REDIS_CLUSTER ? `{${config.REDIS_PREFIX}}` : config.REDIS_PREFIX;
+}
+
+/** The seed node of a cluster and what every node's connection takes from the URL. */
+export function clusterSeed(url: string): {
+  node: { host: string; port: number };
+  redisOptions: Pick<RedisOptions, 'username' | 'password' | 'tls'>;
+} {
+  const parsed = new URL(url);
+  const database = parsed.pathname.replace(/^\//, '');
+  if (database !== '' && database !== '0') {
+    throw new Error(`a Redis Cluster has only database 0, not ${database}`);
+  }
+  const redisOptions: Pick<RedisOptions, 'username' | 'password' | 'tls'> = {};
+  if (parsed.username) redisOptions.username = decodeURIComponent(parsed.username);
+  if (parsed.password) redisOptions.password = decodeURIComponent(parsed.password);
+  if (parsed.protocol === 'rediss:') redisOptions.tls = {};
+  return {
+    // An IPv6 host comes in brackets.
+    node: { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || 6379) },
+    redisOptions,
+  };
+}
+
+function waitingRedisOptions(options: StoreConnectionOptions): RedisOptions {
+  return {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    retryStrategy: reconnectDelay(options.maxReconnectDelayMs ?? 2000),
+    connectTimeout: 5000,
+    connectionName: options.connectionName,
+  };
+}
+
+function waitingClusterOptions(options: StoreConnectionOptions): ClusterOptions {
+  return {
+    enableOfflineQueue: true,
+    clusterRetryStrategy: reconnectDelay(options.maxReconnectDelayMs ?? 2000),
+    redisOptions: {
+      maxRetriesPerRequest: null,
       connectTimeout: 5000,
       connectionName: options.connectionName,
     },
