@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { MemoryStateStore } from './memory-state-store';
+import { createRedisClient, reportConnectionErrors } from './redis-connection';
 import { RedisStateStore } from './redis-state-store';
 import { StateStore } from './state-store';
 
@@ -19,7 +20,7 @@ class StoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** The state store: Redis when `REDIS_URL` is set, process memory otherwise. */
+/** The state store: Redis (a Redis Cluster with `REDIS_CLUSTER`) when `REDIS_URL` is set, process memory otherwise. */
 @Global()
 @Module({})
 export class StoreModule {
@@ -33,7 +34,13 @@ export class StoreModule {
           useFactory: async (config: AppConfig): Promise<StateStore> => {
             if (!config.REDIS_URL) return new MemoryStateStore();
             const logger = new Logger(RedisStateStore.name);
-            const store = RedisStateStore.fromUrl(config.REDIS_URL, { logger, prefix: config.REDIS_PREFIX });
+            const client = createRedisClient(config, { connectionName: `${config.REDIS_PREFIX}-store` });
+            reportConnectionErrors(client, logger, config.REDIS_CLUSTER ? 'Redis Cluster' : 'Redis');
+            const store = new RedisStateStore(client, {
+              logger,
+              prefix: config.REDIS_PREFIX,
+              closeClient: true,
+            });
             // Redis may be down at boot: start anyway, the store reconnects and writers fill it when it is back.
             const ready = await Promise.race([
               store.ready().then(
