@@ -1,12 +1,41 @@
-import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
+import { RedisRequestBudget } from './rest/redis-request-budget';
+import { RequestBudget } from './rest/request-budget';
 import { RestClient } from './rest/rest-client';
 import { TokenBucketBudget } from './rest/token-bucket-budget';
 import { UpstreamSettings } from './upstream-settings';
 
 export const UPSTREAM_SETTINGS = Symbol('UpstreamSettings');
+export const REQUEST_BUDGET = Symbol('RequestBudget');
+
+const BUDGET_READY_WAIT_MS = 5_000;
+
+/**
+ * The REST budget: shared through Redis by every replica when `REDIS_URL` is set, since the
+ * exchange counts requests per client address and replicas may well share one; in-process otherwise.
+ */
+async function createRequestBudget(config: AppConfig): Promise<RequestBudget> {
+  if (!config.REDIS_URL) return new TokenBucketBudget();
+  const logger = new Logger(RedisRequestBudget.name);
+  const budget = RedisRequestBudget.fromConfig(config, { logger });
+  // Until Redis answers, the budget keeps to this process's own requests; the replica starts anyway.
+  if (!(await budget.connected(BUDGET_READY_WAIT_MS))) {
+    logger.warn(`Redis not reachable within ${BUDGET_READY_WAIT_MS} ms; starting anyway`);
+  }
+  return budget;
+}
+
+class RequestBudgetLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(REQUEST_BUDGET) private readonly budget: RequestBudget) {}
+
+  /** After every `beforeApplicationShutdown` hook, in which the ingest stops its requests. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.budget instanceof RedisRequestBudget) await this.budget.close();
+  }
+}
 
 /** The clients of the exchange's three interfaces, one each per process; the ingest starts and stops them. */
 @Global()
@@ -17,14 +46,13 @@ export class UpstreamModule {
       module: UpstreamModule,
       providers: [
         { provide: UPSTREAM_SETTINGS, useValue: settings },
+        { provide: REQUEST_BUDGET, inject: [AppConfig], useFactory: createRequestBudget },
+        RequestBudgetLifecycle,
         {
           provide: RestClient,
-          useFactory: () =>
-            new RestClient({
-              baseUrl: settings.baseUrl,
-              budget: new TokenBucketBudget(),
-              logger: new Logger(RestClient.name),
-            }),
+          inject: [REQUEST_BUDGET],
+          useFactory: (budget: RequestBudget) =>
+            new RestClient({ baseUrl: settings.baseUrl, budget, logger: new Logger(RestClient.name) }),
         },
         {
           provide: HubClient,
