@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RedisRequestBudget } from '../../src/upstream/rest/redis-request-budget';
+import { RestFamily } from '../../src/upstream/rest/request-budget';
+import { RestClient } from '../../src/upstream/rest/rest-client';
+import { DEFAULT_MARGIN_MS, DEFAULT_WINDOW_MS } from '../../src/upstream/rest/token-bucket-budget';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { startTestSandbox } from '../support/start-test-sandbox';
+
+type Stats = Record<RestFamily, { served: number; limited: number; failed: number }>;
+
+const REPLICAS = 3;
+const DURATION_MS = 8_000;
+
+async function stats(sandbox: RunningSandbox): Promise<Stats> {
+  const response = await fetch(`${sandbox.baseUrl}/sandbox/stats`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Stats;
+}
+
+/** Calls `call` over and over until `signal` aborts; any failure but the abort fails the test. */
+async function callUntil(signal: AbortSignal, call: () => Promise<unknown>): Promise<number> {
+  let calls = 0;
+  while (!signal.aborted) {
+    try {
+      await call();
+      calls += 1;
+    } catch (error) {
+      if (signal.aborted) break;
+      throw error;
+    }
+  }
+  return calls;
+}
+
+describe('RedisRequestBudget shared by three REST clients against the sandbox exchange', () => {
+  let redis: TestRedisServer;
+  let sandbox: RunningSandbox;
+  const budgets: RedisRequestBudget[] = [];
+
+  beforeAll(async () => {
+    [redis, sandbox] = await Promise.all([
+      startRedisServer(),
+      startTestSandbox({ SANDBOX_FLOW_RATE: '0', SANDBOX_HISTORY_HOURS: '0.25' }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(budgets.map((budget) => budget.close()));
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  it('keeps all three within the exchange limits, served close to them', async () => {
+    const prefix = `sandbox-${randomUUID().slice(0, 8)}`;
+    const warnings: string[] = [];
+    const clients = Array.from({ length: REPLICAS }, () => {
+      const budget = RedisRequestBudget.fromConfig(
+        { REDIS_URL: redis.url, REDIS_CLUSTER: false, REDIS_PREFIX: prefix },
+        { logger: { warn: (message) => warnings.push(message) } },
+      );
+      budgets.push(budget);
+      // One attempt per call: a 429 fails the call instead of being retried away.
+      return new RestClient({ baseUrl: sandbox.baseUrl, budget, retry: { maxAttempts: 1 } });
+    });
+    expect(await Promise.all(budgets.map((budget) => budget.connected(5000)))).toEqual([true, true, true]);
+    const instrument = sandbox.exchange.all()[0].spec.instrument;
+    const before = await stats(sandbox);
+
+    const signal = AbortSignal.timeout(DURATION_MS);
+    // Every client has two callers waiting for the book and one for the market list at all times.
+    const counts = await Promise.all(
+      clients.flatMap((client) => [
+        callUntil(signal, () => client.depth(instrument, { signal })),
+        callUntil(signal, () => client.depth(instrument, { signal })),
+        callUntil(signal, () => client.info({ signal })),
+      ]),
+    );
+
+    const after = await stats(sandbox);
+    const served = (family: RestFamily) => after[family].served - before[family].served;
+    expect(after.frontoffice.limited - before.frontoffice.limited).toBe(0);
+    expect(after.marketdata.limited - before.marketdata.limited).toBe(0);
+    expect(after.frontoffice.failed - before.frontoffice.failed).toBe(0);
+    expect(after.marketdata.failed - before.marketdata.failed).toBe(0);
+    expect(served('frontoffice') + served('marketdata')).toBe(counts.reduce((sum, count) => sum + count, 0));
+
+    // The limit's own ceiling: `limit` at once, then `limit` per window plus margin.
+    const ceiling = (limit: number) =>
+      limit * (1 + Math.floor(DURATION_MS / (DEFAULT_WINDOW_MS + DEFAULT_MARGIN_MS)));
+    expect(served('frontoffice')).toBeLessThanOrEqual(ceiling(1));
+    expect(served('marketdata')).toBeLessThanOrEqual(ceiling(2));
+    // Each permit is also out while its request runs, and the first requests on cold connections are slow.
+    expect(served('frontoffice')).toBeGreaterThanOrEqual(0.75 * ceiling(1));
+    expect(served('marketdata')).toBeGreaterThanOrEqual(0.75 * ceiling(2));
+    // Each replica had its turns.
+    for (let replica = 0; replica < REPLICAS; replica++) {
+      const own = counts.slice(replica * 3, replica * 3 + 3);
+      expect(own[0] + own[1]).toBeGreaterThanOrEqual(3);
+      expect(own[2]).toBeGreaterThanOrEqual(2);
+    }
+    expect(warnings).toEqual([]);
+  });
+});
