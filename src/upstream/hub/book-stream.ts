@@ -6,8 +6,10 @@ import { HubClientLogger } from './hub-client-logger';
 
 /** What a book stream needs from the client that owns the connection. */
 export interface BookStreamHost {
-  /** The connection while it is connected, else undefined. */
-  connected(): HubConnection | undefined;
+  /** Opens the stream on the current connection when a start slot is free (see StreamStarter). */
+  requestOpen(stream: BookStream): void;
+  /** The stream's first item arrived, or it failed: its start slot is free. */
+  started(stream: BookStream): void;
   /** The wait before reopening a stream that failed `failures` times in a row (0 the first time). */
   retryDelay(failures: number): number;
   now(): number;
@@ -32,6 +34,7 @@ export class BookStream implements BookSubscription {
   /** Bumped whenever the current stream is given up, so that late callbacks of old streams are ignored. */
   private generation = 0;
   private openedBefore = false;
+  private awaitingFirstItem = false;
   private failures = 0;
   private retryTimer?: NodeJS.Timeout;
   private closed = false;
@@ -49,6 +52,7 @@ export class BookStream implements BookSubscription {
     this.dispose();
     if (this.openedBefore) this.host.countRestart();
     this.openedBefore = true;
+    this.awaitingFirstItem = true;
     const generation = this.generation;
     const isCurrent = () => generation === this.generation && !this.closed;
     const subscription = connection.stream<unknown>('Book', this.instrument).subscribe({
@@ -70,8 +74,9 @@ export class BookStream implements BookSubscription {
     this.cancelRetry();
     this.dispose();
     this.failures = 0;
-    const connection = this.host.connected();
-    if (connection) this.openOn(connection);
+    this.awaitingFirstItem = false;
+    this.host.started(this);
+    this.host.requestOpen(this);
   }
 
   close(): void {
@@ -89,6 +94,10 @@ export class BookStream implements BookSubscription {
   }
 
   private receive(item: unknown): void {
+    if (this.awaitingFirstItem) {
+      this.awaitingFirstItem = false;
+      this.host.started(this);
+    }
     let message: BookMessage;
     try {
       message = decodeBookItem(item, this.host.now(), this.instrument);
@@ -107,6 +116,8 @@ export class BookStream implements BookSubscription {
     this.open = undefined;
     this.generation += 1;
     this.failures += 1;
+    this.awaitingFirstItem = false;
+    this.host.started(this);
     this.host.logger.debug?.(`${this.instrument}: ${reason}`);
     this.notify(() => this.listener.onInterrupted(reason));
     if (this.closed) return;
@@ -114,8 +125,7 @@ export class BookStream implements BookSubscription {
     this.retryTimer = setTimeout(
       () => {
         this.retryTimer = undefined;
-        const connection = this.host.connected();
-        if (connection) this.openOn(connection);
+        this.host.requestOpen(this);
       },
       this.host.retryDelay(this.failures - 1),
     );

@@ -9,6 +9,7 @@ import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
 import { marketDataHubUrl } from './hub-url';
+import { StreamStarter } from './stream-starter';
 import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
 
 /**
@@ -53,6 +54,10 @@ export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
 
 /** A connection that ends sooner than this after it opened keeps the backoff growing. */
 const STABLE_CONNECTION_MS = 10_000;
+/** Streams waiting for their first item (their snapshot) at any time. */
+const MAX_STARTING_STREAMS = 8;
+/** A stream whose first item takes longer than this frees its start slot anyway. */
+const STREAM_START_TIMEOUT_MS = 5_000;
 
 /**
  * The client of the exchange's public market-data hub (spec 4.3, 6.1): one SignalR connection,
@@ -77,6 +82,7 @@ export class HubClient {
   private readonly streams = new Set<BookStream>();
   private readonly stateListeners = new Set<HubClientStateListener>();
   private readonly streamHost: BookStreamHost;
+  private readonly starter: StreamStarter<BookStream>;
   private currentState: HubClientState = 'disconnected';
   private connection?: HubConnection;
   private supervisor?: Promise<void>;
@@ -98,14 +104,23 @@ export class HubClient {
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.now = options.now ?? Date.now;
     this.protocol = new ExactJsonHubProtocol((error) => this.skipMalformedMessage(error));
+    this.starter = new StreamStarter(
+      () => this.connectedConnection(),
+      MAX_STARTING_STREAMS,
+      STREAM_START_TIMEOUT_MS,
+    );
     this.streamHost = {
-      connected: () => this.connectedConnection(),
+      requestOpen: (stream) => this.starter.request(stream),
+      started: (stream) => this.starter.started(stream),
       retryDelay: (failures) => this.backoff.delay(failures),
       now: () => this.now(),
       logger: this.logger,
       countRestart: () => (this.streamRestartCount += 1),
       countMalformed: () => (this.malformedCount += 1),
-      forget: (stream) => this.streams.delete(stream),
+      forget: (stream) => {
+        this.streams.delete(stream);
+        this.starter.forget(stream);
+      },
     };
   }
 
@@ -144,6 +159,7 @@ export class HubClient {
     if (!supervisor) return;
     this.stopping = true;
     this.wakeUp?.();
+    this.starter.reset();
     for (const stream of this.streams) stream.suspend();
     await this.connection?.stop();
     await supervisor;
@@ -160,8 +176,7 @@ export class HubClient {
     if (instrument.trim() === '') throw new RangeError('instrument must not be empty');
     const stream = new BookStream(instrument, listener, this.streamHost);
     this.streams.add(stream);
-    const connection = this.connectedConnection();
-    if (connection) stream.openOn(connection);
+    this.starter.request(stream);
     return stream;
   }
 
@@ -186,9 +201,10 @@ export class HubClient {
       if (connectedBefore) this.reconnectCount += 1;
       connectedBefore = true;
       this.setState('connected');
-      this.openAll(connection);
+      this.openAll();
 
       const error = await closed;
+      this.starter.reset();
       if (this.stopping) break;
       this.setState('disconnected', error ? describe(error) : 'closed by the server');
       if (this.now() - connectedAt >= STABLE_CONNECTION_MS) failures = 0;
@@ -210,13 +226,15 @@ export class HubClient {
       .configureLogging(officialClientLogger(this.logger))
       .build();
     connection.onreconnecting((error) => {
-      if (this.isCurrent(connection)) this.setState('reconnecting', error ? describe(error) : undefined);
+      if (!this.isCurrent(connection)) return;
+      this.starter.reset();
+      this.setState('reconnecting', error ? describe(error) : undefined);
     });
     connection.onreconnected(() => {
       if (!this.isCurrent(connection)) return;
       this.reconnectCount += 1;
       this.setState('connected');
-      this.openAll(connection);
+      this.openAll();
     });
     return connection;
   }
@@ -231,8 +249,8 @@ export class HubClient {
     return connection;
   }
 
-  private openAll(connection: HubConnection): void {
-    for (const stream of this.streams) stream.openOn(connection);
+  private openAll(): void {
+    for (const stream of this.streams) this.starter.request(stream);
   }
 
   /** Waits `ms`, or less when the client stops. */
