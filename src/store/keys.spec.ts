@@ -19,6 +19,14 @@ describe('StoreKeys', () => {
     ]);
   });
 
+  it('names the coordination keys of the ingest replicas below the prefix', () => {
+    const keys = new StoreKeys('staging-mdg');
+    expect([keys.ingestMembers, keys.ownerRequests]).toEqual([
+      'staging-mdg:ingest-members',
+      'staging-mdg:owner-requests',
+    ]);
+  });
+
   it.each(['', 'a b', 'x{y', 'x}y'])('rejects the prefix %j', (prefix) => {
     expect(() => new StoreKeys(prefix)).toThrow('invalid key prefix');
   });

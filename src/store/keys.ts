@@ -48,6 +48,18 @@ export class StoreKeys {
    * (`{"kind":"catalog","refreshedAt"}`).
    */
   readonly changes: string;
+  /**
+   * Sorted set of the live ingest replicas: member = instance id, score = when the membership runs
+   * out (Redis server time, Unix milliseconds). Each replica renews its entry with its leases, and
+   * drops the entries that ran out; the members share the instruments out among themselves.
+   */
+  readonly ingestMembers: string;
+  /**
+   * Pub/sub channel: JSON of an owner request (`{"kind":"verify"|"candles","instruments":[...]}`),
+   * which asks the ingest replica that owns each instrument to check its book against a REST
+   * snapshot or to refresh its candles.
+   */
+  readonly ownerRequests: string;
 
   constructor(readonly prefix: string = DEFAULT_KEY_PREFIX) {
     if (!/^[^\s{}]+$/.test(prefix)) {
@@ -58,6 +70,8 @@ export class StoreKeys {
     this.catalog = `${prefix}:catalog`;
     this.epoch = `${prefix}:epoch`;
     this.changes = `${prefix}:changes`;
+    this.ingestMembers = `${prefix}:ingest-members`;
+    this.ownerRequests = `${prefix}:owner-requests`;
   }
 
   /** `mdg:{btc_usdt}:head` and its siblings. */

@@ -121,6 +121,20 @@ export class MemoryStateStore implements StateStore {
     return [...state.sortedTrades];
   }
 
+  async trimTrades(instruments: readonly string[], before: number): Promise<number> {
+    this.assertOpen();
+    let dropped = 0;
+    for (const instrument of new Set(instruments)) {
+      const state = this.instruments.get(instrument);
+      if (!state || before < state.oldestTradeTime) continue;
+      const count = state.trades.size;
+      trimTrades(state, before);
+      state.sortedTrades = undefined;
+      dropped += count - state.trades.size;
+    }
+    return dropped;
+  }
+
   onChange(listener: (notice: ChangeNotice) => void): () => void {
     return this.changeListeners.add(listener);
   }

@@ -165,6 +165,22 @@ export class RedisStateStore implements StateStore {
     return trades.sort(compareTradesOldestFirst);
   }
 
+  async trimTrades(instruments: readonly string[], before: number): Promise<number> {
+    const keys = [...new Set(instruments)].map((instrument) => this.keys.instrument(instrument).trades);
+    if (keys.length === 0) return 0;
+    let counts: unknown[];
+    if (this.client instanceof Cluster) {
+      // The keys span slots; one command each.
+      const cluster = this.client;
+      counts = await Promise.all(keys.map((key) => cluster.zremrangebyscore(key, '-inf', before)));
+    } else {
+      const pipeline = this.client.pipeline();
+      for (const key of keys) pipeline.zremrangebyscore(key, '-inf', before);
+      counts = valuesOf(await pipeline.exec());
+    }
+    return counts.reduce<number>((sum, count) => sum + Number(count), 0);
+  }
+
   onChange(listener: (notice: ChangeNotice) => void): () => void {
     return this.changeListeners.add(listener);
   }

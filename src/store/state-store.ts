@@ -96,6 +96,12 @@ export interface StateStore {
   readBook(instrument: string): Promise<BookView | undefined>;
   /** Stored trades of the instrument, oldest first (by time, then by trade id). */
   readTrades(instrument: string): Promise<Trade[]>;
+  /**
+   * Drops the stored trades with `time <= before` of each instrument, whoever writes it (or nobody):
+   * the 24-hour window of an instrument without a live writer. Touches neither heads nor notices.
+   * Resolves to the number of trades dropped.
+   */
+  trimTrades(instruments: readonly string[], before: number): Promise<number>;
   onChange(listener: (notice: ChangeNotice) => void): () => void;
   /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */
   onReset(listener: () => void): () => void;

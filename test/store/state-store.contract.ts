@@ -267,6 +267,30 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect((await store.readTrades(BTC)).map((stored) => stored.id)).toEqual(['3', '5']);
     });
 
+    it('trims the trades at or before a time for any instrument, leaving heads and later trades alone', async () => {
+      const written = head(BTC, 1, { tradesRevision: 3 });
+      await store.write([
+        {
+          instrument: BTC,
+          replace: true,
+          head: written,
+          tradesAdded: [trade('1', T0 + 1000), trade('2', T0 + 2000), trade('3', T0 + 3000)],
+        },
+        {
+          instrument: ETH,
+          replace: true,
+          head: head(ETH, 1),
+          tradesAdded: [trade('7', T0 + 500, { instrument: ETH })],
+        },
+      ]);
+      await expect(store.trimTrades([BTC, ETH, 'sol_eur', BTC], T0 + 2000)).resolves.toBe(3);
+      expect((await store.readTrades(BTC)).map((stored) => stored.id)).toEqual(['3']);
+      expect(await store.readTrades(ETH)).toEqual([]);
+      expect((await store.readHeads([BTC])).get(BTC)).toEqual(written);
+      await expect(store.trimTrades([BTC], T0 + 2000)).resolves.toBe(0);
+      await expect(store.trimTrades([], T0 + 9000)).resolves.toBe(0);
+    });
+
     it('returns the heads it was given, the latest of each instrument, and skips unknown ones', async () => {
       const btc = head(BTC, 7, {
         syncState: 'resync',
