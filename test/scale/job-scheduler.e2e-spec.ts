@@ -1,0 +1,131 @@
+import { Queue } from 'bullmq';
+import { Registry } from 'prom-client';
+import { JobConnections } from '../../src/scheduler/bullmq-connection';
+import { BullMqJobScheduler, JOB_QUEUE } from '../../src/scheduler/bullmq-job-scheduler';
+import { JobMetrics } from '../../src/scheduler/job-metrics';
+import { ScheduledJob } from '../../src/scheduler/scheduled-job';
+import { bullmqPrefix } from '../../src/store/redis-connection';
+import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Replica {
+  readonly scheduler: BullMqJobScheduler;
+  readonly runs: Map<string, number>;
+}
+
+/** Replicas of the service, each with its scheduler and its own count of the jobs it ran. */
+function startReplicas(
+  location: { REDIS_URL: string; REDIS_CLUSTER: boolean },
+  prefix: string,
+  count: number,
+  jobs: (runs: Map<string, number>) => ScheduledJob[],
+): Replica[] {
+  return Array.from({ length: count }, () => {
+    const runs = new Map<string, number>();
+    const scheduler = new BullMqJobScheduler({
+      connections: new JobConnections(location),
+      prefix: bullmqPrefix({ REDIS_PREFIX: prefix, REDIS_CLUSTER: location.REDIS_CLUSTER }),
+      metrics: new JobMetrics(new Registry()),
+    });
+    scheduler.start(jobs(runs));
+    return { scheduler, runs };
+  });
+}
+
+const counting =
+  (name: string, everyMs: number, workMs = 0) =>
+  (runs: Map<string, number>): ScheduledJob => ({
+    name,
+    everyMs,
+    run: async () => {
+      runs.set(name, (runs.get(name) ?? 0) + 1);
+      if (workMs > 0) await sleep(workMs);
+    },
+  });
+
+const total = (replicas: readonly Replica[], name: string) =>
+  replicas.reduce((sum, { runs }) => sum + (runs.get(name) ?? 0), 0);
+
+describe('BullMQ job scheduler shared by replicas', () => {
+  let redis: TestRedisServer;
+  let replicas: Replica[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterEach(async () => {
+    await Promise.all(replicas.map(({ scheduler }) => scheduler.stop()));
+    replicas = [];
+  });
+  afterAll(() => redis.stop());
+
+  it('runs each job once per interval in all, on whichever replica, at start and then every interval', async () => {
+    const location = { REDIS_URL: redis.url, REDIS_CLUSTER: false };
+    replicas = startReplicas(location, 'jobs-once', 3, (runs) => [
+      counting('fast', 500)(runs),
+      counting('slow', 1_000, 300)(runs),
+    ]);
+    const started = Date.now();
+    await sleep(3_200);
+    const elapsed = Date.now() - started;
+    // The first run is due at once, then one per interval: 1 + floor(elapsed / interval), one either way
+    // for the time the schedulers took to register.
+    expect(Math.abs(total(replicas, 'fast') - (1 + Math.floor(elapsed / 500)))).toBeLessThanOrEqual(1);
+    expect(Math.abs(total(replicas, 'slow') - (1 + Math.floor(elapsed / 1_000)))).toBeLessThanOrEqual(1);
+  });
+
+  it('registers schedulers idempotently under stable ids and removes those no longer known', async () => {
+    const location = { REDIS_URL: redis.url, REDIS_CLUSTER: false };
+    const admin = new Queue(JOB_QUEUE, { connection: { url: redis.url }, prefix: 'jobs-ids' });
+    try {
+      await admin.upsertJobScheduler('retired', { every: 60_000 });
+      replicas = startReplicas(location, 'jobs-ids', 2, (runs) => [
+        counting('a', 60_000)(runs),
+        counting('b', 60_000)(runs),
+      ]);
+      let ids: string[] = [];
+      for (let tries = 0; tries < 50; tries++) {
+        ids = (await admin.getJobSchedulers()).map((scheduler) => scheduler.key).sort();
+        if (ids.join() === 'a,b') break;
+        await sleep(100);
+      }
+      expect(ids).toEqual(['a', 'b']);
+      await sleep(500);
+      // Two replicas registered the same schedulers: each job still ran once, at start.
+      expect([total(replicas, 'a'), total(replicas, 'b'), total(replicas, 'retired')]).toEqual([1, 1, 0]);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('runs a job once more on request, however many replicas ask while it waits', async () => {
+    const location = { REDIS_URL: redis.url, REDIS_CLUSTER: false };
+    replicas = startReplicas(location, 'jobs-soon', 3, (runs) => [counting('refresh', 60_000, 500)(runs)]);
+    await sleep(300);
+    expect(total(replicas, 'refresh')).toBe(1);
+    await Promise.all(replicas.map(({ scheduler }) => scheduler.runSoon('refresh')));
+    await sleep(1_500);
+    expect(total(replicas, 'refresh')).toBe(2);
+    await expect(replicas[0].scheduler.runSoon('unknown')).rejects.toThrow('no scheduled job unknown');
+  });
+
+  describe('on a Redis Cluster', () => {
+    let cluster: TestRedisCluster;
+
+    beforeAll(async () => {
+      cluster = await startRedisCluster();
+    }, 60_000);
+    afterAll(() => cluster.stop());
+
+    it('runs each job once per interval in all (the queue prefix is a hash tag, as its scripts need)', async () => {
+      const location = { REDIS_URL: cluster.urls[0], REDIS_CLUSTER: true };
+      replicas = startReplicas(location, 'jobs-cluster', 2, (runs) => [counting('fast', 500)(runs)]);
+      const started = Date.now();
+      await sleep(2_200);
+      const elapsed = Date.now() - started;
+      expect(Math.abs(total(replicas, 'fast') - (1 + Math.floor(elapsed / 500)))).toBeLessThanOrEqual(1);
+    });
+  });
+});
