@@ -18,12 +18,15 @@ export function servesApi(role: Role): boolean {
   return role === Role.All || role === Role.Api;
 }
 
-/** The gateway application for its role: `ingest` and `all` ingest from `upstream`, `api` and `all` serve the listing. */
+/**
+ * The gateway application for its role: `ingest` and `all` ingest from `upstream` and run the
+ * scheduled jobs, `api` and `all` serve the listing.
+ */
 @Module({})
 export class AppModule {
   static forRole(config: AppConfig, upstream?: UpstreamSettings): DynamicModule {
     const ingestModules = ingests(config.ROLE)
-      ? [UpstreamModule.forRoot(requireUpstream(upstream)), IngestModule]
+      ? [UpstreamModule.forRoot(requireUpstream(upstream)), IngestModule.forRoot(config)]
       : [];
     const apiModules = servesApi(config.ROLE) ? [ApiModule] : [];
     return {

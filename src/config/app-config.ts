@@ -173,6 +173,12 @@ export class AppConfig {
   @Min(1_000)
   CANDLE_REFRESH_MS = 60_000;
 
+  /** Stored trades older than 24 hours are dropped this often, for every market (also those no replica writes). */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  TRADE_TRIM_INTERVAL_MS = 60_000;
+
   /** JSON file with asset names and withdraw/deposit data (see README). */
   @IsOptional()
   @IsString()

@@ -11,8 +11,9 @@ import { AppConfig } from '../config/app-config';
 import { BookSyncOptions } from '../market/book-synchronizer';
 import { MarketCatalog, MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
+import { JOB_SCHEDULER, JobScheduler } from '../scheduler/scheduled-job';
 import { STATE_STORE } from '../store/store.module';
-import { StateStore } from '../store/state-store';
+import { StateStore, WriteFence } from '../store/state-store';
 import { GatewayClient } from '../upstream/gateway/gateway-client';
 import { level1Subscription } from '../upstream/gateway/market-data-subscriptions';
 import { HubClient } from '../upstream/hub/hub-client';
@@ -25,15 +26,21 @@ import { BookFeed } from './feeds/book-feed';
 import { GatewayBookFeed } from './feeds/gateway-book-feed';
 import { HubBookFeed } from './feeds/hub-book-feed';
 import { TradeFeed } from './feeds/trade-feed';
+import { CATALOG_REFRESH_JOB, ingestJobs } from './ingest-jobs';
 import { IngestMetrics } from './ingest-metrics';
 import { InstrumentPipeline } from './instrument-pipeline';
-import { RoundRobin } from './round-robin';
+import { OWNER_REQUESTS, OwnerRequest, OwnerRequests } from './owner-requests/owner-request';
+import { INSTRUMENT_OWNERSHIP, InstrumentOwnership, LossReason } from './ownership/instrument-ownership';
+import { OwnershipMetrics } from './ownership/ownership-metrics';
+import { SerialWork } from './serial-work';
 import { StateWriter } from './state-writer';
 
 const TICK_MS = 50;
 /** Candles of 5 minutes cover 24 hours in one request (288 buckets, within the 1,000 limit). */
 const CANDLE_INTERVAL = '5m';
 const CANDLE_COUNT = 289;
+/** How long a newly owned instrument may sync before its first write replaces the stored state anyway. */
+const FIRST_WRITE_WAIT_MS = 5_000;
 
 /** Per-instrument resources that live and die with the instrument's pipeline. */
 interface Ingested {
@@ -42,9 +49,11 @@ interface Ingested {
 }
 
 /**
- * The ingest role: keeps, for every listed market, a pipeline fed by the upstream feeds, and writes
- * what changes to the store. Starts in the background so that the process serves health and metrics
- * while the exchange is still being reached.
+ * The ingest role: keeps a pipeline fed by the upstream feeds for every listed market this replica
+ * owns, and writes what changes to the store under the owner's fence. The catalogue comes from the
+ * store (refreshed by a scheduled job on any replica, announced by a change notice), ownership from
+ * `InstrumentOwnership`, and the periodic work from the job scheduler. Starts in the background so
+ * that the process serves health and metrics while the exchange is still being reached.
  */
 @Injectable()
 export class IngestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -55,24 +64,32 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private readonly tradeFeed?: TradeFeed;
   private readonly catalog: CatalogRefresher;
   private readonly writer: StateWriter;
-  private readonly verifier: RoundRobin<InstrumentPipeline>;
-  private readonly candleRefresher?: RoundRobin<InstrumentPipeline>;
+  private readonly ownerWork = new SerialWork();
   private readonly metrics: IngestMetrics;
+  private readonly ownershipMetrics: OwnershipMetrics;
   private readonly syncOptions: BookSyncOptions;
+  /** The newest catalogue loaded, and its listed (not hidden) markets by instrument. */
+  private loadedCatalog?: MarketCatalog;
+  private listed = new Map<string, MarketInfo>();
   private ticker?: NodeJS.Timeout;
   private catalogTimer?: NodeJS.Timeout;
+  private catalogRetry?: NodeJS.Timeout;
+  private stopListening?: () => void;
   private stopped = false;
   private storeFailing = false;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
-    @Inject(STATE_STORE) store: StateStore,
+    @Inject(STATE_STORE) private readonly store: StateStore,
     @Inject(UPSTREAM_SETTINGS) settings: UpstreamSettings,
     @Inject(RestClient) private readonly rest: RestClient,
     @Inject(HubClient) private readonly hub: HubClient,
     @Inject(GatewayClient) private readonly gateway: GatewayClient,
     @Inject(Registry) registry: Registry,
     @Inject(Readiness) readiness: Readiness,
+    @Inject(INSTRUMENT_OWNERSHIP) private readonly ownership: InstrumentOwnership,
+    @Inject(OWNER_REQUESTS) private readonly ownerRequests: OwnerRequests,
+    @Inject(JOB_SCHEDULER) private readonly jobs: JobScheduler,
   ) {
     const fromHub = config.BOOK_SOURCE === 'hub';
     this.bookFeed = fromHub ? new HubBookFeed(hub) : new GatewayBookFeed(gateway);
@@ -93,6 +110,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       ],
       this.now,
     );
+    this.ownershipMetrics = new OwnershipMetrics(registry, ownership);
     this.writer = new StateWriter(store, () => this.pipelines(), config.FLUSH_INTERVAL_MS, {
       onWritten: () => {
         this.metrics.storeWrites.inc({ result: 'written' });
@@ -108,33 +126,25 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       },
       onFenced: (instrument) => {
         this.metrics.storeWrites.inc({ result: 'fenced' });
-        this.logger.warn(`${instrument}: another writer owns it now; this process stops ingesting it`);
-        this.remove(instrument);
+        this.ownership.fenced(instrument);
       },
     });
-    this.verifier = new RoundRobin(
-      () => this.pipelines().filter((pipeline) => pipeline.state === 'live'),
-      config.BOOK_VERIFY_INTERVAL_MS,
-      (pipeline) => this.verify(pipeline),
-    );
-    if (!this.tradeFeed) {
-      this.candleRefresher = new RoundRobin(
-        () => this.pipelines(),
-        config.CANDLE_REFRESH_MS,
-        (pipeline) => this.refreshCandles(pipeline),
-      );
-    }
     readiness.register({
       name: 'ingest',
       check: () => {
+        const status = this.ownership.status();
         const pipelines = this.pipelines();
         const notLive = pipelines
           .filter((pipeline) => pipeline.state !== 'live')
           .map((pipeline) => pipeline.instrument);
         return {
-          ready: pipelines.length > 0 && notLive.length === 0,
+          // A replica may own nothing when there are more replicas than instruments.
+          ready: status.settled && notLive.length === 0,
           instruments: pipelines.length,
           notLive,
+          replicas: status.replicas,
+          // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
+          unowned: status.unowned ?? null,
         };
       },
     });
@@ -156,60 +166,119 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       this.logger.warn(
         'no gateway login configured: no trade feed; 24-hour statistics come from candles and level 1',
       );
+    this.stopListening = this.store.onChange((notice) => {
+      if (notice.kind === 'catalog') void this.loadStoredCatalog();
+    });
+    // Change notices are fire-and-forget: the stored catalogue is also read now and then.
+    this.catalogTimer = setInterval(() => void this.loadStoredCatalog(), this.config.CATALOG_REFRESH_MS);
+    this.ownership.start({
+      acquired: (instrument, fence) => this.acquired(instrument, fence),
+      lost: (instrument, reason) => this.lost(instrument, reason),
+    });
+    this.ownerRequests.start((request) => this.onOwnerRequest(request));
+    this.jobs.start(
+      ingestJobs(this.config, {
+        refreshCatalog: async () => {
+          await this.catalog.refresh();
+        },
+        markets: async () => (await this.store.readCatalog())?.markets ?? [],
+        askOwners: (request) => this.ownerRequests.send(request),
+        trimTrades: (instruments, before) => this.store.trimTrades(instruments, before),
+        now: this.now,
+      }),
+    );
     void this.loadCatalogUntilItWorks();
   }
 
-  /** Before the store closes: the last changes are flushed, then the upstream connections end. */
+  /**
+   * Before the store closes: no more jobs or leases taken, the last changes flushed, then the leases
+   * released so that other replicas take over at once, then the upstream connections end.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.ticker);
-    clearTimeout(this.catalogTimer);
+    clearInterval(this.catalogTimer);
+    clearTimeout(this.catalogRetry);
+    this.stopListening?.();
     this.catalog.stop();
-    await Promise.all([this.verifier.stop(), this.candleRefresher?.stop()]);
-    for (const instrument of [...this.ingested.keys()]) this.remove(instrument);
+    await this.jobs.stop();
+    await this.ownerRequests.stop();
+    await this.ownerWork.stop();
+    await this.ownership.stop();
     await this.writer.stop();
+    await this.ownership.release();
+    for (const instrument of [...this.ingested.keys()]) this.remove(instrument);
     await Promise.all([this.hub.stop(), this.gateway.stop()]);
   }
 
+  /**
+   * The stored catalogue, until one is loaded. The refresh job runs at start where the schedule is
+   * new (and in-process), so it is asked for again only when nothing came within the first wait.
+   */
   private async loadCatalogUntilItWorks(): Promise<void> {
-    const backoff = new ReconnectBackoff({ initialDelayMs: 1_000, maxDelayMs: 30_000 });
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        this.reconcile(await this.catalog.refresh());
-        this.verifier.start();
-        this.candleRefresher?.start();
-        this.scheduleCatalogRefresh();
-        return;
-      } catch (error) {
-        this.logger.warn(`market catalogue unavailable, retrying: ${(error as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, backoff.delay(attempt)));
-      }
+    const backoff = new ReconnectBackoff({ initialDelayMs: 4_000, maxDelayMs: 30_000 });
+    for (let attempt = 0; ; attempt++) {
+      await this.loadStoredCatalog();
+      if (this.loadedCatalog || this.stopped) return;
+      await new Promise((resolve) => {
+        this.catalogRetry = setTimeout(resolve, backoff.delay(attempt));
+      });
+      if (this.loadedCatalog || this.stopped) return;
+      this.logger.warn('no market catalogue yet, asking for a refresh');
+      await this.jobs.runSoon(CATALOG_REFRESH_JOB).catch((error: Error) => {
+        this.logger.warn(`market catalogue refresh not requested: ${error.message}`);
+      });
     }
   }
 
-  private scheduleCatalogRefresh(): void {
-    this.catalogTimer = setTimeout(async () => {
-      try {
-        this.reconcile(await this.catalog.refresh());
-      } catch (error) {
-        this.logger.warn(
-          `market catalogue refresh failed, keeping the last one: ${(error as Error).message}`,
-        );
-      }
-      if (!this.stopped) this.scheduleCatalogRefresh();
-    }, this.config.CATALOG_REFRESH_MS);
-  }
-
-  /** Opens a pipeline for every listed market and closes those of markets no longer listed. */
-  private reconcile(catalog: MarketCatalog): void {
-    const listed = new Map(
+  private async loadStoredCatalog(): Promise<void> {
+    let catalog: MarketCatalog | undefined;
+    try {
+      catalog = await this.store.readCatalog();
+    } catch (error) {
+      this.logger.warn(`market catalogue unreadable, keeping the last one: ${(error as Error).message}`);
+      return;
+    }
+    if (!catalog || this.stopped) return;
+    // Two reads may cross; the older catalogue never replaces the newer.
+    if (this.loadedCatalog && catalog.refreshedAt <= this.loadedCatalog.refreshedAt) return;
+    this.loadedCatalog = catalog;
+    this.listed = new Map(
       catalog.markets.filter((market) => !market.hidden).map((market) => [market.instrument, market]),
     );
-    for (const instrument of this.ingested.keys()) if (!listed.has(instrument)) this.remove(instrument);
-    for (const market of listed.values()) if (!this.ingested.has(market.instrument)) this.add(market);
+    this.ownership.setListed([...this.listed.keys()]);
   }
 
-  private add(market: MarketInfo): void {
+  private acquired(instrument: string, fence: WriteFence | undefined): void {
+    const market = this.listed.get(instrument);
+    if (!market || this.stopped) return;
+    this.ownershipMetrics.acquired();
+    if (fence) this.logger.log(`${instrument}: owned now (fencing token ${fence.token})`);
+    this.remove(instrument);
+    this.add(market, fence);
+  }
+
+  private lost(instrument: string, reason: LossReason): void {
+    this.ownershipMetrics.lost(reason);
+    if (reason === 'fenced' || reason === 'lost')
+      this.logger.warn(
+        `${instrument}: another replica may own it now (${reason}); this one stops ingesting it`,
+      );
+    else this.logger.log(`${instrument}: no longer owned (${reason})`);
+    this.remove(instrument);
+  }
+
+  private onOwnerRequest(request: OwnerRequest): void {
+    for (const instrument of request.instruments) {
+      const pipeline = this.ingested.get(instrument)?.pipeline;
+      if (!pipeline) continue;
+      if (request.kind === 'verify')
+        this.ownerWork.add(`verify:${instrument}`, () => this.verify(instrument));
+      else if (pipeline.tradeFeed === 'unavailable') this.askCandles(instrument);
+    }
+  }
+
+  private add(market: MarketInfo, fence: WriteFence | undefined): void {
     const instrument = market.instrument;
     const pipeline = new InstrumentPipeline({
       market,
@@ -230,7 +299,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         onSnapshotFailed: (name, error) =>
           this.logger.warn(`${name}: REST snapshot failed: ${error.message}`),
       },
+      firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
     });
+    pipeline.fence = fence;
     const feeds: { close(): void }[] = [];
     try {
       pipeline.start();
@@ -250,6 +321,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       return;
     }
     this.ingested.set(instrument, { pipeline, feeds });
+    if (pipeline.tradeFeed === 'unavailable') this.askCandles(instrument);
   }
 
   private remove(instrument: string): void {
@@ -277,7 +349,14 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     return { close: () => void subscription.close().catch(() => undefined) };
   }
 
-  private async verify(pipeline: InstrumentPipeline): Promise<void> {
+  private askCandles(instrument: string): void {
+    this.ownerWork.add(`candles:${instrument}`, () => this.refreshCandles(instrument));
+  }
+
+  /** Checks the book against a REST snapshot, if this replica still owns the instrument. */
+  private async verify(instrument: string): Promise<void> {
+    const pipeline = this.ingested.get(instrument)?.pipeline;
+    if (!pipeline) return;
     try {
       await pipeline.verify();
     } catch (error) {
@@ -287,7 +366,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async refreshCandles(pipeline: InstrumentPipeline): Promise<void> {
+  private async refreshCandles(instrument: string): Promise<void> {
+    const pipeline = this.ingested.get(instrument)?.pipeline;
+    if (!pipeline) return;
     const end = this.now();
     try {
       const candles = await this.rest.history(pipeline.instrument, {

@@ -109,3 +109,65 @@ describe('InstrumentPipeline', () => {
     expect(resyncs).toHaveLength(1);
   });
 });
+
+describe('InstrumentPipeline first write', () => {
+  let now: number;
+  let feed: ScriptedFeed;
+
+  const open = (tradeFeed: 'live' | 'unavailable', firstWriteWaitMs?: number): InstrumentPipeline => {
+    const pipeline = new InstrumentPipeline({
+      market: MARKET,
+      bookFeed: feed,
+      restSnapshot: async () => message(1, true, []),
+      tradeFeed,
+      sync: { recovery: 'reopen-stream' },
+      now: () => now,
+      events: { onResync: () => undefined, onMalformed: () => undefined, onSnapshotFailed: () => undefined },
+      firstWriteWaitMs,
+    });
+    pipeline.fence = { owner: 'replica-a', token: 7 };
+    pipeline.start();
+    return pipeline;
+  };
+
+  beforeEach(() => {
+    now = 1_000;
+    feed = new ScriptedFeed();
+  });
+
+  it('waits for a live book and the first trades, then replaces the stored state under its fence', () => {
+    const pipeline = open('live', 5_000);
+    expect(pipeline.takeWrite()).toBeUndefined();
+    feed.listener!.onMessage(message(10, true, BASE));
+    expect(pipeline.takeWrite()).toBeUndefined();
+    pipeline.addTrades([]);
+    const write = pipeline.takeWrite()!;
+    expect(write).toMatchObject({
+      replace: true,
+      fence: { owner: 'replica-a', token: 7 },
+      head: { bookVersion: 10, syncState: 'live' },
+      levels: { bids: [['100', '1']], asks: [['101', '2']] },
+    });
+  });
+
+  it('needs only a live book without a trade feed', () => {
+    const pipeline = open('unavailable', 5_000);
+    feed.listener!.onMessage(message(10, true, BASE));
+    expect(pipeline.takeWrite()).toMatchObject({ replace: true, head: { syncState: 'live' } });
+  });
+
+  it('writes what it has once the wait is over, and never waits again', () => {
+    const pipeline = open('live', 5_000);
+    now += 4_999;
+    expect(pipeline.takeWrite()).toBeUndefined();
+    now += 1;
+    expect(pipeline.takeWrite()).toMatchObject({ replace: true, head: { syncState: 'syncing' } });
+    feed.listener!.onInterrupted('dropped');
+    pipeline.replaceOnNextWrite();
+    expect(pipeline.takeWrite()).toMatchObject({ replace: true, head: { syncState: 'syncing' } });
+  });
+
+  it('writes at once without a wait', () => {
+    expect(open('live').takeWrite()).toMatchObject({ replace: true, head: { syncState: 'syncing' } });
+  });
+});

@@ -34,6 +34,12 @@ export interface PipelineOptions {
   readonly sync: BookSyncOptions;
   readonly now: () => number;
   readonly events: PipelineEvents;
+  /**
+   * The first write waits up to this long for a live book (and, with a trade feed, its first trades),
+   * so that an instrument taken over from another writer does not replace the stored state with an
+   * empty book while it syncs; 0 writes at once.
+   */
+  readonly firstWriteWaitMs?: number;
 }
 
 /**
@@ -62,12 +68,16 @@ export class InstrumentPipeline {
   private expiredBefore?: number;
   private changed = true;
   private replaceNeeded = true;
+  private readonly createdAt: number;
+  private written = false;
+  private tradesHeard = false;
   fence?: WriteFence;
 
   constructor(private readonly options: PipelineOptions) {
     this.instrument = options.market.instrument;
     this.sync = new BookSynchronizer(this.instrument, options.now(), options.sync);
     this.tradesRevision = options.now();
+    this.createdAt = options.now();
   }
 
   get state(): SyncOutcome['state'] {
@@ -80,6 +90,10 @@ export class InstrumentPipeline {
 
   get bookVersion(): number {
     return this.sync.book.version;
+  }
+
+  get tradeFeed(): TradeFeedState {
+    return this.options.tradeFeed;
   }
 
   get tradeCount(): number {
@@ -139,6 +153,7 @@ export class InstrumentPipeline {
   }
 
   addTrades(trades: readonly Trade[]): void {
+    this.tradesHeard = true;
     const added = this.window.add(trades, this.options.now());
     this.lastEventAt = this.options.now();
     this.changed = true;
@@ -177,6 +192,9 @@ export class InstrumentPipeline {
   takeWrite(): InstrumentWrite | undefined {
     if (!this.changed && !this.replaceNeeded) return undefined;
     const now = this.options.now();
+    if (!this.written && !this.warmedUp() && now - this.createdAt < (this.options.firstWriteWaitMs ?? 0))
+      return undefined;
+    this.written = true;
     const book = this.sync.book;
     const changes = book.takeChanges();
     const head = this.head(now);
@@ -206,6 +224,11 @@ export class InstrumentPipeline {
     this.changed = false;
     this.replaceNeeded = false;
     return write;
+  }
+
+  /** Has what the stored state of a live instrument needs: a live book, and trades when there is a feed. */
+  private warmedUp(): boolean {
+    return this.sync.state === 'live' && (this.options.tradeFeed !== 'live' || this.tradesHeard);
   }
 
   private head(now: number): InstrumentHead {

@@ -1,0 +1,53 @@
+import { AppConfig } from '../config/app-config';
+import { MarketInfo } from '../market/market-info';
+import { DAY_MS } from '../market/trade-window';
+import { ScheduledJob } from '../scheduler/scheduled-job';
+import { OwnerRequest } from './owner-requests/owner-request';
+
+export const CATALOG_REFRESH_JOB = 'catalog-refresh';
+export const BOOK_VERIFY_JOB = 'book-verify';
+export const TRADE_TRIM_JOB = 'trade-trim';
+export const CANDLE_REFRESH_JOB = 'candle-refresh';
+
+/** What the ingest's scheduled jobs act on. */
+export interface IngestJobWork {
+  /** Builds the catalogue from the exchange and stores it; every replica hears of it and reconciles. */
+  refreshCatalog(): Promise<void>;
+  /** The stored catalogue's markets, hidden ones included; none before the first refresh. */
+  markets(): Promise<readonly MarketInfo[]>;
+  askOwners(request: OwnerRequest): Promise<void>;
+  trimTrades(instruments: readonly string[], before: number): Promise<number>;
+  now(): number;
+}
+
+/**
+ * The ingest's periodic work, each job run once per interval across the replicas: the market
+ * metadata refresh, the book checks against REST snapshots and the candle refresh (both done by each
+ * instrument's owner, which holds the live book), and the trimming of stored trades to 24 hours,
+ * which also covers instruments that no replica writes at the moment.
+ */
+export function ingestJobs(config: AppConfig, work: IngestJobWork): ScheduledJob[] {
+  const listed = async () =>
+    (await work.markets()).filter((market) => !market.hidden).map((market) => market.instrument);
+  return [
+    { name: CATALOG_REFRESH_JOB, everyMs: config.CATALOG_REFRESH_MS, run: () => work.refreshCatalog() },
+    {
+      name: BOOK_VERIFY_JOB,
+      everyMs: config.BOOK_VERIFY_INTERVAL_MS,
+      run: async () => work.askOwners({ kind: 'verify', instruments: await listed() }),
+    },
+    {
+      name: CANDLE_REFRESH_JOB,
+      everyMs: config.CANDLE_REFRESH_MS,
+      run: async () => work.askOwners({ kind: 'candles', instruments: await listed() }),
+    },
+    {
+      name: TRADE_TRIM_JOB,
+      everyMs: config.TRADE_TRIM_INTERVAL_MS,
+      run: async () => {
+        const instruments = (await work.markets()).map((market) => market.instrument);
+        await work.trimTrades(instruments, work.now() - DAY_MS);
+      },
+    },
+  ];
+}
