@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import type { LogLevel as NestLogLevel } from '@nestjs/common';
 import { ingests } from './app.module';
-import { AppConfig } from './config/app-config';
+import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
 import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
@@ -19,16 +20,31 @@ function readConfig(): AppConfig {
   }
 }
 
+/** Nest's levels for LOG_LEVEL: each level with every more severe one. */
+function nestLogLevels(level: LogLevel): NestLogLevel[] | false {
+  const ordered: [LogLevel, NestLogLevel][] = [
+    ['fatal', 'fatal'],
+    ['error', 'error'],
+    ['warn', 'warn'],
+    ['info', 'log'],
+    ['debug', 'debug'],
+    ['trace', 'verbose'],
+  ];
+  if (level === 'silent') return false;
+  const upTo = ordered.findIndex(([name]) => name === level);
+  return ordered.slice(0, upTo + 1).map(([, nest]) => nest);
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   let sandbox: RunningSandbox | undefined;
   if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
-    sandbox = await startSandbox(config);
+    sandbox = await startSandbox(config, nestLogLevels(config.LOG_LEVEL));
     process.stdout.write(`${describeSandbox(sandbox)}\n`);
     if (config.ROLE === Role.Sandbox) return;
   }
   const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
-  const app = await startApp(config, upstream);
+  const app = await startApp(config, upstream, nestLogLevels(config.LOG_LEVEL));
   process.stdout.write(`Gateway (${config.ROLE}) listening on ${app.url}\n`);
 }
 
