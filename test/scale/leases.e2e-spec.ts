@@ -1,0 +1,242 @@
+import Redis from 'ioredis';
+import { OwnershipListener } from '../../src/ingest/ownership/instrument-ownership';
+import { LeaseOwnership } from '../../src/ingest/ownership/lease-ownership';
+import {
+  ACQUIRE_LEASE,
+  acquireCall,
+  HEARTBEAT,
+  heartbeatCall,
+  RELEASE_LEASE,
+  releaseCall,
+  RENEW_LEASE,
+  renewCall,
+} from '../../src/ingest/ownership/lease-scripts';
+import { StoreKeys } from '../../src/store/keys';
+import { RedisStateStore } from '../../src/store/redis-state-store';
+import { InstrumentWrite, WriteFence } from '../../src/store/state-store';
+import { head } from '../store/state-store.contract';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+  return Date.now() - started;
+}
+
+describe('instrument leases in Redis', () => {
+  let redis: TestRedisServer;
+  let client: Redis;
+  let prefix: string;
+  let keys: StoreKeys;
+  let testCount = 0;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    client = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+  beforeEach(() => {
+    prefix = `lease-test-${++testCount}-${Date.now()}`;
+    keys = new StoreKeys(prefix);
+  });
+
+  const run = async (script: typeof ACQUIRE_LEASE, call: ReturnType<typeof acquireCall>) =>
+    (await script.runAll(client, [call]))[0];
+
+  describe('scripts', () => {
+    it('acquire takes only a free lease, with a token that grows across owners', async () => {
+      expect(await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'a', 200))).toBe(1);
+      expect(await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'b', 200))).toBe(0);
+      expect(await client.get(keys.instrument('btc_usdt').lease)).toBe('1:a');
+      expect(await client.pttl(keys.instrument('btc_usdt').lease)).toBeGreaterThan(100);
+      await sleep(250);
+      expect(await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'b', 200))).toBe(2);
+      expect(await run(ACQUIRE_LEASE, acquireCall(keys, 'eth_usdt', 'b', 200))).toBe(1);
+    });
+
+    it('renew extends only exactly the caller lease, and never brings back one that ran out', async () => {
+      await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'a', 300));
+      expect(await run(RENEW_LEASE, renewCall(keys, 'btc_usdt', '1:a', 5_000))).toBe(1);
+      expect(await client.pttl(keys.instrument('btc_usdt').lease)).toBeGreaterThan(4_000);
+      expect(await run(RENEW_LEASE, renewCall(keys, 'btc_usdt', '2:a', 5_000))).toBe(0);
+      expect(await run(RENEW_LEASE, renewCall(keys, 'btc_usdt', '1:b', 5_000))).toBe(0);
+      await run(ACQUIRE_LEASE, acquireCall(keys, 'eth_usdt', 'a', 100));
+      await sleep(150);
+      expect(await run(RENEW_LEASE, renewCall(keys, 'eth_usdt', '1:a', 5_000))).toBe(0);
+      expect(await client.exists(keys.instrument('eth_usdt').lease)).toBe(0);
+    });
+
+    it('release deletes only exactly the caller lease', async () => {
+      await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'a', 5_000));
+      expect(await run(RELEASE_LEASE, releaseCall(keys, 'btc_usdt', '1:b'))).toBe(0);
+      expect(await run(RELEASE_LEASE, releaseCall(keys, 'btc_usdt', '1:a'))).toBe(1);
+      expect(await client.exists(keys.instrument('btc_usdt').lease)).toBe(0);
+    });
+
+    it('heartbeat lists the live members and drops those that stopped beating', async () => {
+      expect(await run(HEARTBEAT, heartbeatCall(keys, 'a', 200))).toEqual(['a']);
+      expect((await run(HEARTBEAT, heartbeatCall(keys, 'b', 5_000))) as string[]).toEqual(['a', 'b']);
+      await sleep(250);
+      expect(await run(HEARTBEAT, heartbeatCall(keys, 'c', 5_000))).toEqual(['b', 'c']);
+    });
+
+    it('a write fenced by a lease that another owner has taken since is refused', async () => {
+      const store = new RedisStateStore(client, { prefix });
+      await store.ready();
+      const write = (fence: WriteFence, version: number): InstrumentWrite => ({
+        instrument: 'btc_usdt',
+        replace: true,
+        head: head('btc_usdt', version),
+        levels: { bids: [['100', String(version)]], asks: [] },
+        fence,
+      });
+      const first = Number(await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'a', 150)));
+      expect(await store.write([write({ owner: 'a', token: first }, 1)])).toEqual([
+        { instrument: 'btc_usdt', result: 'written' },
+      ]);
+      await sleep(200);
+      const second = Number(await run(ACQUIRE_LEASE, acquireCall(keys, 'btc_usdt', 'b', 5_000)));
+      expect(await store.write([write({ owner: 'a', token: first }, 2)])).toEqual([
+        { instrument: 'btc_usdt', result: 'fenced' },
+      ]);
+      expect(await store.write([write({ owner: 'b', token: second }, 3)])).toEqual([
+        { instrument: 'btc_usdt', result: 'written' },
+      ]);
+      expect((await store.readBook('btc_usdt'))?.version).toBe(3);
+      await store.close();
+    });
+  });
+
+  describe('LeaseOwnership', () => {
+    const LISTED = ['a_x', 'b_x', 'c_x', 'd_x', 'e_x', 'f_x', 'g_x', 'h_x', 'i_x'];
+    const TTL = 1_500;
+    let replicas: Map<string, { ownership: LeaseOwnership; owned: Map<string, WriteFence>; log: string[] }>;
+
+    beforeEach(() => {
+      replicas = new Map();
+    });
+    afterEach(async () => {
+      for (const { ownership } of replicas.values()) await ownership.stop();
+    });
+
+    function startReplica(name: string): LeaseOwnership {
+      const owned = new Map<string, WriteFence>();
+      const log: string[] = [];
+      const ownership = new LeaseOwnership({ client, keys, owner: name, ttlMs: TTL, settleMs: 200 });
+      const listener: OwnershipListener = {
+        acquired: (instrument, fence) => {
+          owned.set(instrument, fence!);
+          log.push(`+${instrument}`);
+        },
+        lost: (instrument, reason) => {
+          owned.delete(instrument);
+          log.push(`-${instrument} ${reason}`);
+        },
+      };
+      replicas.set(name, { ownership, owned, log });
+      ownership.start(listener);
+      ownership.setListed(LISTED);
+      return ownership;
+    }
+
+    /** Owners as Redis holds them, and as the replicas believe. */
+    async function owners(): Promise<{ stored: (string | null)[]; believed: string[][] }> {
+      const stored = await Promise.all(
+        LISTED.map((instrument) => client.get(keys.instrument(instrument).lease)),
+      );
+      const believed = LISTED.map((instrument) =>
+        [...replicas].filter(([, replica]) => replica.owned.has(instrument)).map(([name]) => name),
+      );
+      return { stored, believed };
+    }
+
+    async function exactlyOneOwnerEach(names: string[]): Promise<boolean> {
+      const { stored, believed } = await owners();
+      return LISTED.every((_, index) => {
+        const holder = stored[index];
+        return (
+          believed[index].length === 1 &&
+          names.includes(believed[index][0]) &&
+          holder ===
+            `${replicas.get(believed[index][0])!.owned.get(LISTED[index])!.token}:${believed[index][0]}`
+        );
+      });
+    }
+
+    const shares = () => [...replicas.values()].map(({ owned }) => owned.size);
+
+    it('shares the instruments out, one owner each, fair shares', async () => {
+      for (const name of ['r1', 'r2', 'r3']) startReplica(name);
+      await waitFor(() => exactlyOneOwnerEach(['r1', 'r2', 'r3']), 'one owner each', 5_000);
+      await waitFor(() => shares().every((share) => share === 3), 'fair shares', 5_000);
+      // Each replica sees every instrument owned from its next round on.
+      await waitFor(
+        () => [...replicas.values()].every(({ ownership }) => ownership.status().unowned === 0),
+        'nothing unowned',
+        2_000,
+      );
+      for (const { ownership } of replicas.values())
+        expect(ownership.status()).toEqual({ settled: true, owned: 3, replicas: 3, unowned: 0 });
+    });
+
+    it('hands a dead replica instruments to the others within the lease time and a round', async () => {
+      for (const name of ['r1', 'r2', 'r3']) startReplica(name);
+      await waitFor(() => shares().every((share) => share === 3), 'fair shares', 5_000);
+      // A crash: no more renewals, no release.
+      const dead = replicas.get('r3')!;
+      await dead.ownership.stop();
+      const orphans = [...dead.owned.keys()];
+      replicas.delete('r3');
+      const took = await waitFor(() => exactlyOneOwnerEach(['r1', 'r2']), 'takeover', 5_000);
+      expect(took).toBeLessThan(TTL + TTL / 3 + 500);
+      expect(shares().sort()).toEqual([4, 5]);
+      for (const instrument of orphans) {
+        const fence = [...replicas.values()]
+          .find(({ owned }) => owned.has(instrument))!
+          .owned.get(instrument)!;
+        expect(fence.token).toBe(2);
+      }
+    });
+
+    it('rebalances when a replica joins, and releases everything at once on shutdown', async () => {
+      startReplica('r1');
+      await waitFor(() => exactlyOneOwnerEach(['r1']), 'one owner', 5_000);
+      startReplica('r2');
+      await waitFor(() => shares().join() === '5,4' || shares().join() === '4,5', 'rebalanced', 5_000);
+      expect(await exactlyOneOwnerEach(['r1', 'r2'])).toBe(true);
+      expect(replicas.get('r1')!.log.filter((entry) => entry.endsWith('rebalanced')).length).toBeGreaterThan(
+        0,
+      );
+      const leaving = replicas.get('r2')!.ownership;
+      await leaving.stop();
+      await leaving.release();
+      replicas.delete('r2');
+      expect(await client.zrange(keys.ingestMembers, '0', '-1')).toEqual(['r1']);
+      const took = await waitFor(() => exactlyOneOwnerEach(['r1']), 'takeover after release', 3_000);
+      // Released leases are free at once: the next round takes them, well before they would run out.
+      expect(took).toBeLessThan(TTL);
+    });
+
+    it('loses an instrument whose write was fenced, and an unlisted one, and lets another take them', async () => {
+      const r1 = startReplica('r1');
+      await waitFor(() => exactlyOneOwnerEach(['r1']), 'one owner', 5_000);
+      r1.fenced('a_x');
+      r1.setListed(LISTED.filter((instrument) => instrument !== 'b_x'));
+      expect(replicas.get('r1')!.log.slice(-2)).toEqual(['-a_x fenced', '-b_x unlisted']);
+      expect(await client.exists(keys.instrument('b_x').lease)).toBe(0);
+      expect(await client.get(keys.instrument('a_x').lease)).toBe('1:r1');
+    });
+  });
+});

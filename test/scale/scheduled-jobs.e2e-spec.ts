@@ -1,0 +1,134 @@
+import { DAY_MS } from '../../src/market/trade-window';
+import { StoreKeys } from '../../src/store/keys';
+import { encodeTradeMember } from '../../src/store/trade-member';
+import { sleep, waitFor } from '../support/fault-run';
+import { readMetrics } from '../support/metrics-text';
+import { counterTotal } from './support/cluster-view';
+import { ScaleStack } from './support/scale-stack';
+
+const PERIOD_MS = 2_000;
+const JOBS = ['catalog-refresh', 'book-verify', 'candle-refresh', 'trade-trim'];
+
+interface RestStats {
+  readonly served: number;
+  readonly limited: number;
+  readonly failed: number;
+}
+
+/**
+ * The scheduled jobs of three ingest replicas on one Redis, every job due every two seconds: each
+ * runs once per interval across the replicas (not once per replica), and together the replicas'
+ * REST calls (catalogue, book checks, candles: more than the exchange allows) stay within the
+ * exchange's limits, as the sandbox counts them.
+ */
+describe('scheduled jobs across three ingest replicas', () => {
+  let stack: ScaleStack;
+  let listed: string[];
+
+  beforeAll(async () => {
+    stack = await ScaleStack.start({
+      ingest: 3,
+      // Without the gateway login there is no trade feed: every owner refreshes its candles over REST.
+      credentials: false,
+      ingestEnv: {
+        CATALOG_REFRESH_MS: String(PERIOD_MS),
+        BOOK_VERIFY_INTERVAL_MS: String(PERIOD_MS),
+        CANDLE_REFRESH_MS: String(PERIOD_MS),
+        TRADE_TRIM_INTERVAL_MS: String(PERIOD_MS),
+      },
+    });
+    await waitFor(async () => (listed = await stack.listed()).length > 0, 'catalogue stored', 30_000, 200);
+    await waitFor(
+      async () => (await stack.view.exactlyOneLiveOwner(listed, stack.ingest)).ok,
+      'one live owner per instrument',
+      30_000,
+      200,
+    );
+  }, 120_000);
+  afterAll(() => stack?.close(), 30_000);
+
+  /** Runs of each job so far, summed over the replicas. */
+  async function jobRuns(): Promise<Record<string, number>> {
+    const samples = await Promise.all(stack.ingest.map((replica) => readMetrics(replica.url)));
+    return Object.fromEntries(
+      JOBS.map((job) => [
+        job,
+        samples.reduce((sum, replica) => sum + counterTotal(replica, 'mdg_job_runs_total', { job }), 0),
+      ]),
+    );
+  }
+
+  async function restStats(): Promise<Record<'frontoffice' | 'marketdata', RestStats>> {
+    const response = await fetch(`${stack.sandbox.baseUrl}/sandbox/stats`);
+    return (await response.json()) as Record<'frontoffice' | 'marketdata', RestStats>;
+  }
+
+  it('runs each job once per interval in all, and keeps the REST calls of all replicas within the limits', async () => {
+    const before = await jobRuns();
+    const restBefore = await restStats();
+    const started = Date.now();
+    await sleep(5 * PERIOD_MS + 500);
+    const after = await jobRuns();
+    const elapsed = Date.now() - started;
+    const restAfter = await restStats();
+
+    const intervals = elapsed / PERIOD_MS;
+    for (const job of JOBS) {
+      const runs = after[job] - before[job];
+      if (process.env.SCALE_REPORT)
+        process.stdout.write(`${job}: ${runs} runs in ${elapsed} ms (${intervals.toFixed(1)} intervals)\n`);
+      expect(runs).toBeGreaterThanOrEqual(Math.floor(intervals) - 1);
+      expect(runs).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
+    }
+    // Nothing was refused by the rate limit, although the owners asked for more than it allows.
+    for (const family of ['frontoffice', 'marketdata'] as const) {
+      expect({ family, ...restAfter[family] }).toEqual({
+        family,
+        served: expect.any(Number),
+        limited: 0,
+        failed: 0,
+      });
+    }
+    const depthAndCandles = restAfter.marketdata.served - restBefore.marketdata.served;
+    if (process.env.SCALE_REPORT)
+      process.stdout.write(`REST /marketdata/ calls: ${depthAndCandles} in ${elapsed} ms, none limited\n`);
+    // Checks and candle refreshes did happen, at about the limit of 2 per second and no faster.
+    expect(depthAndCandles).toBeGreaterThan(intervals);
+    expect(depthAndCandles).toBeLessThanOrEqual((2 * elapsed) / 1_000 + 2);
+  }, 60_000);
+
+  it('trims trades older than 24 hours, also of a market that no replica writes', async () => {
+    const catalog = await stack.reader.readCatalog();
+    const hidden = catalog!.markets.find((market) => market.hidden)!.instrument;
+    const keys = new StoreKeys();
+    const now = Date.now();
+    const trade = (id: string, time: number) => ({
+      id,
+      instrument: hidden,
+      price: '1',
+      amount: '1',
+      side: 'buy' as const,
+      time,
+    });
+    const old = trade('old-1', now - DAY_MS - 60_000);
+    const recent = trade('recent-1', now - 60_000);
+    for (const instrument of [hidden, listed[0]]) {
+      await stack.admin.zadd(
+        keys.instrument(instrument).trades,
+        old.time,
+        encodeTradeMember(old),
+        recent.time,
+        encodeTradeMember(recent),
+      );
+    }
+    await waitFor(
+      async () =>
+        (await stack.admin.zscore(keys.instrument(hidden).trades, encodeTradeMember(old))) === null &&
+        (await stack.admin.zscore(keys.instrument(listed[0]).trades, encodeTradeMember(old))) === null,
+      'old trades trimmed',
+      3 * PERIOD_MS,
+      100,
+    );
+    expect((await stack.reader.readTrades(hidden)).map(({ id }) => id)).toEqual(['recent-1']);
+  }, 30_000);
+});

@@ -1,0 +1,102 @@
+import Redis from 'ioredis';
+import { RunningSandbox } from '../../../src/sandbox/start-sandbox';
+import { RedisStateStore } from '../../../src/store/redis-state-store';
+import { startRedisServer, TestRedisServer } from '../../support/redis-server';
+import { startTestSandbox } from '../../support/start-test-sandbox';
+import { ClusterView } from './cluster-view';
+import { GatewayProcess, startGatewayProcess } from './gateway-process';
+
+export interface ScaleStackOptions {
+  readonly ingest: number;
+  readonly api?: number;
+  /** Settings of the sandbox (`SANDBOX_*`). */
+  readonly sandbox?: Record<string, string>;
+  /** Settings of every ingest replica, on top of the defaults below. */
+  readonly ingestEnv?: Record<string, string>;
+  /** Log in to the gateway (default true); false runs without a trade feed. */
+  readonly credentials?: boolean;
+}
+
+export const LEASE_TTL_MS = 3_000;
+
+/**
+ * Replicas of the gateway as they run in production, each its own process of the real build: ingest
+ * replicas and API replicas on one private Redis, against a sandbox exchange in the test process.
+ */
+export class ScaleStack {
+  readonly view: ClusterView;
+
+  private constructor(
+    readonly sandbox: RunningSandbox,
+    readonly redis: TestRedisServer,
+    readonly admin: Redis,
+    /** A reader of the shared state, as an API replica reads it. */
+    readonly reader: RedisStateStore,
+    readonly ingest: GatewayProcess[],
+    readonly api: GatewayProcess[],
+  ) {
+    this.view = new ClusterView(admin);
+  }
+
+  static async start(options: ScaleStackOptions): Promise<ScaleStack> {
+    const sandbox = await startTestSandbox(options.sandbox);
+    const redis = await startRedisServer();
+    const processes: GatewayProcess[] = [];
+    try {
+      const common = { REDIS_URL: redis.url };
+      const ingestEnv = {
+        ...common,
+        LEASE_TTL_MS: String(LEASE_TTL_MS),
+        FLUSH_INTERVAL_MS: '50',
+        UPSTREAM_BASE_URL: sandbox.baseUrl,
+        ...(options.credentials === false
+          ? {}
+          : { UPSTREAM_EMAIL: 'demo@example.com', UPSTREAM_PASSWORD: 'demo' }),
+        ...options.ingestEnv,
+      };
+      const started = await Promise.all([
+        ...Array.from({ length: options.ingest }, (_, index) =>
+          startGatewayProcess({ role: 'ingest', name: `ingest-${index + 1}`, env: ingestEnv }),
+        ),
+        ...Array.from({ length: options.api ?? 0 }, (_, index) =>
+          startGatewayProcess({
+            role: 'api',
+            name: `api-${index + 1}`,
+            env: { ...common, RATE_LIMIT_PER_MINUTE: '0' },
+          }),
+        ),
+      ]);
+      processes.push(...started);
+      const admin = new Redis(redis.url);
+      const reader = RedisStateStore.fromUrl(redis.url);
+      await reader.ready();
+      return new ScaleStack(
+        sandbox,
+        redis,
+        admin,
+        reader,
+        started.filter((replica) => replica.role === 'ingest'),
+        started.filter((replica) => replica.role === 'api'),
+      );
+    } catch (error) {
+      await Promise.all(processes.map((replica) => replica.stop(2_000)));
+      await sandbox.close();
+      await redis.stop();
+      throw error;
+    }
+  }
+
+  /** The listed (not hidden) instruments of the stored catalogue; none before the first refresh. */
+  async listed(): Promise<string[]> {
+    const catalog = await this.reader.readCatalog();
+    return (catalog?.markets ?? []).filter((market) => !market.hidden).map((market) => market.instrument);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.ingest, ...this.api].map((replica) => replica.stop()));
+    await this.reader.close();
+    this.admin.disconnect();
+    await this.sandbox.close();
+    await this.redis.stop();
+  }
+}
