@@ -9,6 +9,7 @@ import { JobScheduler, ScheduledJob } from './scheduled-job';
 export const JOB_QUEUE = 'scheduled';
 
 const WARN_INTERVAL_MS = 30_000;
+const DEFAULT_CHECK_MS = 30_000;
 
 /** Finished jobs kept for inspection (BullMQ keeps them all by default). */
 const KEEP_FINISHED = 50;
@@ -18,13 +19,16 @@ export interface BullMqJobSchedulerOptions {
   /** Prefix of the queue's keys (`bullmqPrefix`). */
   readonly prefix: string;
   readonly metrics: JobMetrics;
+  /** How often the schedulers are checked for, and registered again if Redis lost them; 30 s by default. */
+  readonly checkMs?: number;
 }
 
 /**
  * Scheduled jobs shared by every replica on one Redis, on BullMQ job schedulers: each replica
  * upserts the same schedulers under stable ids (idempotent, so replicas starting in any order agree),
  * and runs one worker. A scheduler adds one job per interval, which exactly one worker takes; a
- * scheduler no longer among the jobs is removed.
+ * scheduler no longer among the jobs is removed. Schedulers live in Redis: one that Redis lost (a
+ * restart without persistence, a flush) is registered again at the next check.
  */
 export class BullMqJobScheduler implements JobScheduler {
   private readonly logger = new Logger(BullMqJobScheduler.name);
@@ -32,6 +36,9 @@ export class BullMqJobScheduler implements JobScheduler {
   private worker?: Worker;
   private readonly jobs = new Map<string, ScheduledJob>();
   private registering?: Promise<void>;
+  private checking?: Promise<void>;
+  private checkTimer?: NodeJS.Timeout;
+  private wake?: () => void;
   private stopped = false;
   private lastWarnedAt = -Infinity;
 
@@ -45,7 +52,7 @@ export class BullMqJobScheduler implements JobScheduler {
 
   start(jobs: readonly ScheduledJob[]): void {
     for (const job of jobs) this.jobs.set(job.name, job);
-    this.registering = this.register(jobs);
+    this.registering = this.register(jobs).then(() => this.scheduleCheck());
     this.worker = new Worker(JOB_QUEUE, (job) => this.process(job), {
       connection: JobConnections.asBullMq(this.options.connections.worker),
       prefix: this.options.prefix,
@@ -68,9 +75,12 @@ export class BullMqJobScheduler implements JobScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.checkTimer);
+    this.wake?.();
     // Waits for the jobs under way in this process; the others stay in Redis for the other replicas.
     await this.worker?.close();
     await this.registering;
+    await this.checking;
     await this.queue.close();
     await this.options.connections.close();
   }
@@ -87,16 +97,7 @@ export class BullMqJobScheduler implements JobScheduler {
     const backoff = new ReconnectBackoff({ initialDelayMs: 500, maxDelayMs: 10_000 });
     for (let attempt = 0; !this.stopped; attempt++) {
       try {
-        for (const job of jobs) {
-          await this.queue.upsertJobScheduler(
-            job.name,
-            { every: job.everyMs },
-            {
-              name: job.name,
-              opts: { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED },
-            },
-          );
-        }
+        for (const job of jobs) await this.upsert(job);
         for (const scheduler of await this.queue.getJobSchedulers()) {
           if (!this.jobs.has(scheduler.key)) await this.queue.removeJobScheduler(scheduler.key);
         }
@@ -104,8 +105,45 @@ export class BullMqJobScheduler implements JobScheduler {
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn(`job schedulers not registered yet, retrying: ${(error as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, backoff.delay(attempt)));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, backoff.delay(attempt));
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
       }
+    }
+  }
+
+  private upsert(job: ScheduledJob): Promise<unknown> {
+    return this.queue.upsertJobScheduler(
+      job.name,
+      { every: job.everyMs },
+      { name: job.name, opts: { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED } },
+    );
+  }
+
+  private scheduleCheck(): void {
+    if (this.stopped) return;
+    this.checkTimer = setTimeout(() => {
+      this.checking = this.restoreMissing().finally(() => {
+        this.checking = undefined;
+        this.scheduleCheck();
+      });
+    }, this.options.checkMs ?? DEFAULT_CHECK_MS);
+  }
+
+  private async restoreMissing(): Promise<void> {
+    try {
+      for (const job of this.jobs.values()) {
+        if (this.stopped) return;
+        if (await this.queue.getJobScheduler(job.name)) continue;
+        this.logger.warn(`job scheduler ${job.name} was missing (Redis lost its data?); registered again`);
+        await this.upsert(job);
+      }
+    } catch (error) {
+      this.reportError('scheduler check', error as Error);
     }
   }
 

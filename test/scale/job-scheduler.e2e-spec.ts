@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { JobConnections } from '../../src/scheduler/bullmq-connection';
 import { BullMqJobScheduler, JOB_QUEUE } from '../../src/scheduler/bullmq-job-scheduler';
@@ -21,6 +22,7 @@ function startReplicas(
   prefix: string,
   count: number,
   jobs: (runs: Map<string, number>) => ScheduledJob[],
+  checkMs?: number,
 ): Replica[] {
   return Array.from({ length: count }, () => {
     const runs = new Map<string, number>();
@@ -28,6 +30,7 @@ function startReplicas(
       connections: new JobConnections(location),
       prefix: bullmqPrefix({ REDIS_PREFIX: prefix, REDIS_CLUSTER: location.REDIS_CLUSTER }),
       metrics: new JobMetrics(new Registry()),
+      checkMs,
     });
     scheduler.start(jobs(runs));
     return { scheduler, runs };
@@ -109,6 +112,23 @@ describe('BullMQ job scheduler shared by replicas', () => {
     await sleep(1_500);
     expect(total(replicas, 'refresh')).toBe(2);
     await expect(replicas[0].scheduler.runSoon('unknown')).rejects.toThrow('no scheduled job unknown');
+  });
+
+  it('registers the schedulers again when Redis lost them', async () => {
+    const location = { REDIS_URL: redis.url, REDIS_CLUSTER: false };
+    replicas = startReplicas(location, 'jobs-lost', 2, (runs) => [counting('tick', 500)(runs)], 300);
+    await sleep(800);
+    expect(total(replicas, 'tick')).toBeGreaterThanOrEqual(1);
+    const admin = new Redis(redis.url);
+    try {
+      // A restart without persistence, as far as the queue can tell.
+      for (const key of await admin.keys('jobs-lost:*')) await admin.del(key);
+    } finally {
+      admin.disconnect();
+    }
+    const afterLoss = total(replicas, 'tick');
+    await sleep(2_000);
+    expect(total(replicas, 'tick')).toBeGreaterThanOrEqual(afterLoss + 2);
   });
 
   describe('on a Redis Cluster', () => {
