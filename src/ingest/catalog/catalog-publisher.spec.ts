@@ -17,9 +17,10 @@ class FlakyStore extends MemoryStateStore {
     return () => (this.resetListener = undefined);
   }
 
-  /** The contents are gone; the listeners hear of it. */
-  async loseContents(): Promise<void> {
+  /** The contents are gone; the listeners hear of it, after `meanwhile` (another replica's writes). */
+  async loseContents(meanwhile?: () => Promise<void>): Promise<void> {
     await super.writeCatalog({ markets: [], assets: [], refreshedAt: 0 });
+    await meanwhile?.();
     this.resetListener?.();
   }
 }
@@ -75,6 +76,16 @@ describe('CatalogPublisher', () => {
     await store.loseContents();
     await jest.advanceTimersByTimeAsync(0);
     expect(await stored()).toBe(2);
+  });
+
+  it('leaves a newer catalogue that another replica put back after the loss', async () => {
+    await publisher.publish(catalog(1));
+    await store.loseContents(() => store.writeCatalog(catalog(5)));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await stored()).toBe(5);
+    await store.loseContents(() => store.writeCatalog(catalog(0)));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await stored()).toBe(1);
   });
 
   it('stops listening and retrying when stopped', async () => {

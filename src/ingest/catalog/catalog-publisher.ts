@@ -10,8 +10,8 @@ export interface CatalogPublisherOptions {
 
 /**
  * Keeps the newest market catalogue in the store: written when it changes, written again after a
- * failed write and whenever the store lost its contents, so that the catalogue does not stay missing
- * until the next refresh.
+ * failed write and whenever the store lost its contents (unless another replica put back a newer
+ * one), so that the catalogue does not stay missing until the next refresh.
  */
 export class CatalogPublisher {
   private latest?: MarketCatalog;
@@ -33,7 +33,7 @@ export class CatalogPublisher {
     this.stopListening = this.store.onReset(() => {
       this.generation++;
       this.stored = undefined;
-      void this.persist();
+      void this.restore();
     });
   }
 
@@ -50,6 +50,25 @@ export class CatalogPublisher {
   publish(catalog: MarketCatalog): Promise<void> {
     this.latest = catalog;
     return this.persist();
+  }
+
+  /**
+   * After the store lost its contents: writes the newest catalogue again, unless the store holds one
+   * as new already (every replica that ever refreshed holds a catalogue, most of them older ones).
+   */
+  private async restore(): Promise<void> {
+    const latest = this.latest;
+    if (latest === undefined) return;
+    try {
+      const stored = await this.store.readCatalog();
+      if (stored && stored.refreshedAt >= latest.refreshedAt) {
+        if (this.latest === latest) this.stored = latest;
+        return;
+      }
+    } catch {
+      // Written below, and retried if that fails too.
+    }
+    await this.persist();
   }
 
   private async persist(): Promise<void> {
