@@ -12,9 +12,11 @@ import {
   renewCall,
 } from '../../src/ingest/ownership/lease-scripts';
 import { StoreKeys } from '../../src/store/keys';
+import { createRedisClient, RedisClient } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, WriteFence } from '../../src/store/state-store';
 import { head } from '../store/state-store.contract';
+import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -237,6 +239,51 @@ describe('instrument leases in Redis', () => {
       expect(replicas.get('r1')!.log.slice(-2)).toEqual(['-a_x fenced', '-b_x unlisted']);
       expect(await client.exists(keys.instrument('b_x').lease)).toBe(0);
       expect(await client.get(keys.instrument('a_x').lease)).toBe('1:r1');
+    });
+  });
+
+  describe('on a Redis Cluster', () => {
+    let cluster: TestRedisCluster;
+    let clients: RedisClient[] = [];
+
+    beforeAll(async () => {
+      cluster = await startRedisCluster();
+    }, 60_000);
+    afterAll(async () => {
+      for (const clusterClient of clients) clusterClient.disconnect();
+      await cluster.stop();
+    });
+
+    it('shares instruments spread over every node out, one owner each, and hands them over', async () => {
+      const listed = Array.from({ length: 12 }, (_, index) => `m${index}_x`);
+      const owned = new Map<string, Set<string>>();
+      const ownerships = ['c1', 'c2'].map((name) => {
+        const clusterClient = createRedisClient({ REDIS_URL: cluster.urls[0], REDIS_CLUSTER: true });
+        clients.push(clusterClient);
+        const mine = new Set<string>();
+        owned.set(name, mine);
+        const ownership = new LeaseOwnership({
+          client: clusterClient,
+          keys: new StoreKeys('cluster-leases'),
+          owner: name,
+          ttlMs: 1_500,
+          settleMs: 200,
+        });
+        ownership.start({
+          acquired: (instrument) => mine.add(instrument),
+          lost: (instrument) => mine.delete(instrument),
+        });
+        ownership.setListed(listed);
+        return ownership;
+      });
+      const sizes = () => [...owned.values()].map((mine) => mine.size);
+      await waitFor(() => sizes().join() === '6,6', 'fair shares on the cluster', 5_000);
+      const all = [...owned.values()].flatMap((mine) => [...mine]);
+      expect(new Set(all).size).toBe(listed.length);
+      await ownerships[1].stop();
+      await ownerships[1].release();
+      await waitFor(() => owned.get('c1')!.size === listed.length, 'takeover on the cluster', 3_000);
+      await ownerships[0].stop();
     });
   });
 });

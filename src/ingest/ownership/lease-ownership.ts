@@ -75,6 +75,8 @@ export class LeaseOwnership implements InstrumentOwnership {
   /** The listing the last complete round decided on. */
   private decided?: readonly string[];
   private startedAt = 0;
+  /** The connection came up once; from then on rounds run whether Redis answers or not. */
+  private connected = false;
   private timer?: NodeJS.Timeout;
   private round?: Promise<void>;
   private again = false;
@@ -98,9 +100,13 @@ export class LeaseOwnership implements InstrumentOwnership {
     this.listener = listener;
     this.stopped = false;
     this.startedAt = this.now();
-    // The connection fails fast: a round before it is up would only report Redis unreachable.
-    if (this.client.status === 'ready') this.trigger();
-    else this.client.once('ready', () => this.trigger());
+    // The connection fails fast: a round before it first came up would only report Redis unreachable.
+    const connected = (): void => {
+      this.connected = true;
+      this.trigger();
+    };
+    if (this.client.status === 'ready') connected();
+    else this.client.once('ready', connected);
   }
 
   setListed(instruments: readonly string[]): void {
@@ -148,7 +154,7 @@ export class LeaseOwnership implements InstrumentOwnership {
 
   /** Runs a round now, or right after the one under way. */
   private trigger(): void {
-    if (this.stopped || this.startedAt === 0) return;
+    if (this.stopped || !this.connected) return;
     if (this.round) {
       this.again = true;
       return;
