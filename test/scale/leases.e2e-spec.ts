@@ -244,7 +244,7 @@ describe('instrument leases in Redis', () => {
 
   describe('on a Redis Cluster', () => {
     let cluster: TestRedisCluster;
-    let clients: RedisClient[] = [];
+    const clients: RedisClient[] = [];
 
     beforeAll(async () => {
       cluster = await startRedisCluster();
