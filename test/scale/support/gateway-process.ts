@@ -11,7 +11,7 @@ const MAIN = join(ROOT, 'dist', 'main.js');
 export interface GatewayProcess {
   /** Its INSTANCE_ID. */
   readonly name: string;
-  readonly role: 'ingest' | 'api';
+  readonly role: 'ingest' | 'api' | 'all';
   readonly url: string;
   readonly pid: number;
   /** The last lines it printed. */
@@ -24,7 +24,7 @@ export interface GatewayProcess {
 }
 
 export interface GatewayProcessOptions {
-  readonly role: 'ingest' | 'api';
+  readonly role: 'ingest' | 'api' | 'all';
   readonly name: string;
   /** Settings of the replica, on top of HOST, PORT, ROLE, INSTANCE_ID and LOG_LEVEL. */
   readonly env: Record<string, string>;
