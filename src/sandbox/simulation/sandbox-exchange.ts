@@ -50,11 +50,12 @@ export class SandboxExchange {
   private burstPerSecond = 0;
   private timer?: NodeJS.Timeout;
   private lastTick = 0;
+  private readonly orderIds = new Counter(1_000_000);
 
   constructor(private readonly options: SandboxExchangeOptions) {
     this.clock = options.clock ?? systemClock;
     this.flowRatePerMarket = options.flowRate;
-    const orderIds = new Counter(1_000_000);
+    const orderIds = this.orderIds;
     const tradeIds = new Counter(5_000_000);
     this.markets = options.markets.map(
       (spec) =>
@@ -130,6 +131,11 @@ export class SandboxExchange {
 
   marketById(instrumentId: number): MarketSimulator | undefined {
     return this.byInstrumentId.get(instrumentId);
+  }
+
+  /** An order id from the sequence the engines draw from, for an order that never reaches a book (a rejected one). */
+  newOrderId(): number {
+    return this.orderIds.next();
   }
 
   /** Runs `count` synthetic operations on one market at once (tests drive quiet markets with this). */
