@@ -5,11 +5,19 @@ import { FaultsController } from './faults.controller';
 import { FlowController } from './flow.controller';
 import { MarketStepController } from './market-step.controller';
 import { StatsController } from './stats.controller';
+import { TopLogController } from './top-log.controller';
 import { TruthController } from './truth.controller';
 
-/** Sandbox control: truth, fault switches, order flow, market steps and REST call statistics. */
+/** Sandbox control: truth, fault switches, order flow, market steps, REST call statistics, top-of-book log. */
 @Module({
   imports: [SandboxCoreModule, SandboxRestModule],
-  controllers: [TruthController, FaultsController, FlowController, MarketStepController, StatsController],
+  controllers: [
+    TruthController,
+    FaultsController,
+    FlowController,
+    MarketStepController,
+    StatsController,
+    TopLogController,
+  ],
 })
 export class ControlModule {}
