@@ -292,10 +292,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
           this.metrics.resync(name, reason);
           this.logger.warn(`${name}: book re-syncs after ${reason}${detail ? ` (${detail})` : ''}`);
         },
-        onMalformed: (name, error) => {
-          this.metrics.malformedMessage(name);
-          this.logger.warn(`${name}: malformed book message skipped: ${error.message}`);
-        },
+        // Logged by the upstream client, at most once in a while: a flood of junk must not flood the log.
+        onMalformed: (name) => this.metrics.malformedMessage(name),
         onSnapshotFailed: (name, error) =>
           this.logger.warn(`${name}: REST snapshot failed: ${error.message}`),
       },

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Registry } from 'prom-client';
 import { AppConfig } from '../config/app-config';
 import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
@@ -6,6 +7,7 @@ import { RedisRequestBudget } from './rest/redis-request-budget';
 import { RequestBudget } from './rest/request-budget';
 import { RestClient } from './rest/rest-client';
 import { TokenBucketBudget } from './rest/token-bucket-budget';
+import { UpstreamRejections } from './upstream-rejections';
 import { UpstreamSettings } from './upstream-settings';
 
 export const UPSTREAM_SETTINGS = Symbol('UpstreamSettings');
@@ -49,26 +51,38 @@ export class UpstreamModule {
         { provide: REQUEST_BUDGET, inject: [AppConfig], useFactory: createRequestBudget },
         RequestBudgetLifecycle,
         {
+          provide: UpstreamRejections,
+          inject: [Registry],
+          useFactory: (registry: Registry) =>
+            new UpstreamRejections(new Logger(UpstreamRejections.name), { registry }),
+        },
+        {
           provide: RestClient,
-          inject: [REQUEST_BUDGET],
-          useFactory: (budget: RequestBudget) =>
-            new RestClient({ baseUrl: settings.baseUrl, budget, logger: new Logger(RestClient.name) }),
+          inject: [REQUEST_BUDGET, UpstreamRejections],
+          useFactory: (budget: RequestBudget, rejections: UpstreamRejections) =>
+            new RestClient({
+              baseUrl: settings.baseUrl,
+              budget,
+              logger: new Logger(RestClient.name),
+              rejections,
+            }),
         },
         {
           provide: HubClient,
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) =>
+          inject: [AppConfig, UpstreamRejections],
+          useFactory: (config: AppConfig, rejections: UpstreamRejections) =>
             new HubClient({
               baseUrl: settings.baseUrl,
               keepAliveIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
               serverTimeoutMs: config.UPSTREAM_SERVER_TIMEOUT_MS,
               logger: new Logger(HubClient.name),
+              rejections,
             }),
         },
         {
           provide: GatewayClient,
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) =>
+          inject: [AppConfig, UpstreamRejections],
+          useFactory: (config: AppConfig, rejections: UpstreamRejections) =>
             new GatewayClient({
               wsUrl: settings.wsUrl,
               authUrl: settings.authUrl,
@@ -76,6 +90,7 @@ export class UpstreamModule {
               pingIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
               pongTimeoutMs: config.UPSTREAM_PONG_TIMEOUT_MS,
               logger: new Logger(GatewayClient.name),
+              rejections,
             }),
         },
       ],

@@ -1,5 +1,6 @@
 import { GatewayCredentials } from './gateway-login';
 import { ReconnectDelays } from '../reconnect-backoff';
+import { RejectionSink } from '../upstream-rejections';
 
 /** Where the client reports its connection's life; a Nest Logger fits. */
 export interface GatewayLogger {
@@ -27,6 +28,8 @@ export interface GatewayClientOptions {
   readonly connectTimeoutMs?: number;
   readonly reconnect?: Partial<ReconnectDelays>;
   readonly logger?: GatewayLogger;
+  /** Counts and logs every frame and payload skipped as unreadable (default: logged, rate-limited). */
+  readonly rejections?: RejectionSink;
   /** Wall clock in Unix milliseconds: the receive times handed to subscriptions. */
   readonly now?: () => number;
   /** Uniform in [0, 1): the jitter of the reconnect backoff. */

@@ -12,7 +12,8 @@ import {
   GatewayLoginError,
   GatewayTimeoutError,
 } from './gateway-errors';
-import { IncomingFrame } from './gateway-frame';
+import { DecodeFailure, IncomingFrame } from './gateway-frame';
+import { GatewayPayloadError } from './gateway-payload-error';
 import { GatewaySession, login } from './gateway-login';
 import { GatewaySocket } from './gateway-socket';
 import {
@@ -22,6 +23,7 @@ import {
   SubscriptionHost,
 } from './gateway-subscription';
 import { ReconnectBackoff } from '../reconnect-backoff';
+import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
 export type GatewayConnectionState =
   'connecting' | 'authenticating' | 'connected' | 'reconnecting' | 'disconnected';
@@ -52,8 +54,6 @@ export interface GatewayRequestOptions {
 
 /** How long a closing handshake may take at stop before the socket is cut. */
 const CLOSE_GRACE_MS = 1_000;
-/** Unreadable frames are logged at most this often; all are counted. */
-const MALFORMED_LOG_INTERVAL_MS = 10_000;
 const GATEWAY_PATH = '/WSGateway/';
 
 interface Attempt {
@@ -101,6 +101,7 @@ export class GatewayClient {
   private readonly connectTimeoutMs: number;
   private readonly backoff: ReconnectBackoff;
   private readonly logger: GatewayLogger;
+  private readonly rejections: RejectionSink;
   private readonly now: () => number;
   private readonly userAgent: string;
   private readonly subscriptions = new Set<Subscription>();
@@ -124,7 +125,6 @@ export class GatewayClient {
   private everConnected = false;
   private running?: Promise<void>;
   private abort?: AbortController;
-  private lastMalformedLog = -Infinity;
   /** What subscriptions see of the client. */
   private readonly host: SubscriptionHost;
 
@@ -146,6 +146,7 @@ export class GatewayClient {
     this.connectTimeoutMs = options.connectTimeoutMs ?? GATEWAY_DEFAULTS.connectTimeoutMs;
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_LOGGER;
+    this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     this.now = options.now ?? Date.now;
     this.userAgent = options.userAgent ?? GATEWAY_DEFAULTS.userAgent;
     for (const [name, value] of Object.entries({
@@ -261,7 +262,9 @@ export class GatewayClient {
   }
 
   private report(subscription: Subscription, error: Error): void {
-    this.logger.warn(`gateway subscription ${subscription.spec.subscribe.name}: ${error.message}`);
+    const what = `gateway subscription ${subscription.spec.subscribe.name}: ${error.message}`;
+    if (error instanceof GatewayPayloadError) this.rejections.rejected('gateway', 'invalid-payload', what);
+    else this.logger.warn(what);
     try {
       subscription.spec.onError?.(error);
     } catch (handlerError) {
@@ -336,7 +339,7 @@ export class GatewayClient {
       now: this.now,
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),
-        onMalformed: (reason) => this.malformed(reason),
+        onMalformed: (kind, reason) => this.malformed(kind, reason),
       },
     });
     this.socket = socket;
@@ -377,12 +380,11 @@ export class GatewayClient {
   }
 
   /** Counts every unreadable frame; logs the reason (never the frame, which may hold a token). */
-  private malformed(reason: string): void {
+  private malformed(kind: DecodeFailure['kind'], reason: string): void {
     this.count.malformedFrames += 1;
-    const now = performance.now();
-    if (now - this.lastMalformedLog < MALFORMED_LOG_INTERVAL_MS) return;
-    this.lastMalformedLog = now;
-    this.logger.warn(
+    this.rejections.rejected(
+      'gateway',
+      kind,
       `gateway: skipped an unreadable frame (${reason}); ${this.count.malformedFrames} so far`,
     );
   }

@@ -51,6 +51,7 @@ describe('gateway frames', () => {
   it('reports frames it cannot read, with the answered request when the envelope was readable', () => {
     expect(decodeFrame('{"m":3,"i":0,"n":"Level2UpdateEvent","o":"[[1,1,')).toEqual({
       ok: false,
+      kind: 'not-json',
       reason: 'the frame is not JSON',
     });
     expect(decodeFrame('[1]')).toMatchObject({ ok: false, reason: 'the frame is not a JSON object' });
@@ -61,11 +62,13 @@ describe('gateway frames', () => {
     expect(decodeFrame('{"m":1,"i":"2","n":"Ping","o":"{}"}')).toMatchObject({ ok: false });
     expect(decodeFrame('{"m":1,"i":6,"n":"GetProducts","o":"[{"}')).toEqual({
       ok: false,
+      kind: 'payload-not-json',
       reason: '"o" of GetProducts is not JSON',
       answer: { sequence: 6, name: 'GetProducts' },
     });
     expect(decodeFrame('{"m":3,"i":6,"n":"Level2UpdateEvent","o":[]}')).toEqual({
       ok: false,
+      kind: 'invalid-frame',
       reason: '"o" is not a string',
     });
   });

@@ -1,4 +1,5 @@
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+import { RejectionReason } from '../upstream-rejections';
 
 /** The gateway's frame types (`m`). */
 export enum FrameType {
@@ -24,14 +25,17 @@ export interface IncomingFrame {
   readonly payload: ExactJson;
 }
 
-export type DecodedFrame =
-  | { readonly ok: true; readonly frame: IncomingFrame }
-  | {
-      readonly ok: false;
-      readonly reason: string;
-      /** Set when the envelope was readable: a reply or error whose payload was not. */
-      readonly answer?: { readonly sequence: number; readonly name: string };
-    };
+/** A frame that could not be read. */
+export interface DecodeFailure {
+  readonly ok: false;
+  /** What was wrong, for logs; never the frame itself, which may hold a token. */
+  readonly reason: string;
+  readonly kind: Extract<RejectionReason, 'not-json' | 'invalid-frame' | 'payload-not-json'>;
+  /** Set when the envelope was readable: a reply or error whose payload was not. */
+  readonly answer?: { readonly sequence: number; readonly name: string };
+}
+
+export type DecodedFrame = { readonly ok: true; readonly frame: IncomingFrame } | DecodeFailure;
 
 const INCOMING_TYPES: ReadonlySet<unknown> = new Set([FrameType.Reply, FrameType.Event, FrameType.Error]);
 
@@ -49,24 +53,38 @@ export function decodeFrame(text: string): DecodedFrame {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'the frame is not JSON' };
+    return { ok: false, kind: 'not-json', reason: 'the frame is not JSON' };
   }
-  if (!isJsonObject(value as ExactJson)) return { ok: false, reason: 'the frame is not a JSON object' };
+  if (!isJsonObject(value as ExactJson))
+    return { ok: false, kind: 'invalid-frame', reason: 'the frame is not a JSON object' };
   const { m, i, n, o } = value as Record<string, unknown>;
-  if (!INCOMING_TYPES.has(m)) return { ok: false, reason: `unexpected frame type m=${JSON.stringify(m)}` };
+  if (!INCOMING_TYPES.has(m))
+    return { ok: false, kind: 'invalid-frame', reason: `unexpected frame type m=${preview(m)}` };
   if (typeof i !== 'number' || !Number.isSafeInteger(i))
-    return { ok: false, reason: '"i" is not an integer' };
+    return { ok: false, kind: 'invalid-frame', reason: '"i" is not an integer' };
   const name = typeof n === 'string' ? n : '';
   const type = m as IncomingFrame['type'];
   const answer = type === FrameType.Event ? undefined : { sequence: i, name };
   if (o === undefined || o === null || (typeof o === 'string' && o.trim() === ''))
     return { ok: true, frame: { type, sequence: i, name, payload: null } };
-  if (typeof o !== 'string') return { ok: false, reason: '"o" is not a string', answer };
+  if (typeof o !== 'string')
+    return { ok: false, kind: 'invalid-frame', reason: '"o" is not a string', answer };
   try {
     return { ok: true, frame: { type, sequence: i, name, payload: parseExactJson(o) } };
   } catch {
     if (type === FrameType.Error || (type === FrameType.Reply && name === 'Ping'))
       return { ok: true, frame: { type, sequence: i, name, payload: o } };
-    return { ok: false, reason: `"o" of ${name || 'the frame'} is not JSON`, answer };
+    return {
+      ok: false,
+      kind: 'payload-not-json',
+      reason: `"o" of ${preview(name) || 'the frame'} is not JSON`,
+      answer,
+    };
   }
+}
+
+/** A value of the envelope for a log line: short, whatever the gateway sent. */
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

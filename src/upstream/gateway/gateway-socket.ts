@@ -7,14 +7,14 @@ import {
   GatewayError,
   GatewayTimeoutError,
 } from './gateway-errors';
-import { decodeFrame, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
+import { decodeFrame, DecodeFailure, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
 
 /** What the socket reports to its owner, synchronously and in the order frames arrive. */
 export interface GatewaySocketHooks {
   onEvent(frame: IncomingFrame, receivedAt: number): void;
   /** A frame that could not be read; it was skipped. */
-  onMalformed(reason: string): void;
+  onMalformed(kind: DecodeFailure['kind'], reason: string): void;
 }
 
 export interface GatewaySocketOptions {
@@ -186,7 +186,7 @@ export class GatewaySocket {
     const receivedAt = this.options.now();
     const decoded = decodeFrame(text);
     if (!decoded.ok) {
-      this.options.hooks.onMalformed(decoded.reason);
+      this.options.hooks.onMalformed(decoded.kind, decoded.reason);
       const answer = decoded.answer;
       if (answer)
         this.settle(answer.sequence, (pending) =>

@@ -15,7 +15,8 @@ export interface BookStreamHost {
   now(): number;
   readonly logger: HubClientLogger;
   countRestart(): void;
-  countMalformed(): void;
+  /** An item that is no valid book was skipped (counted and logged by the host). */
+  rejected(stream: BookStream, error: MalformedBookItemError): void;
   forget(stream: BookStream): void;
 }
 
@@ -103,8 +104,7 @@ export class BookStream implements BookSubscription {
       message = decodeBookItem(item, this.host.now(), this.instrument);
     } catch (error) {
       if (!(error instanceof MalformedBookItemError)) throw error;
-      this.host.countMalformed();
-      this.host.logger.warn(`${this.instrument}: skipped a Book item: ${error.message}`);
+      this.host.rejected(this, error);
       this.notify(() => this.listener.onMalformed(error));
       return;
     }

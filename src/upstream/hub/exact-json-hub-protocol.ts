@@ -8,6 +8,7 @@ import {
   TransferFormat,
 } from '@microsoft/signalr';
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+import { RejectionReason } from '../upstream-rejections';
 
 /** Ends every message of the JSON hub protocol. */
 export const RECORD_SEPARATOR = '\x1e';
@@ -15,6 +16,8 @@ export const RECORD_SEPARATOR = '\x1e';
 /** A hub message that could not be read; it was skipped. */
 export class MalformedHubMessageError extends Error {
   constructor(
+    /** The kind of fault, for metrics. */
+    readonly kind: RejectionReason,
     reason: string,
     /** The message as received, without its separator. */
     readonly text: string,
@@ -52,7 +55,7 @@ export class ExactJsonHubProtocol implements IHubProtocol {
 
   parseMessages(input: string | ArrayBuffer, logger: ILogger | null): HubMessage[] {
     if (typeof input !== 'string') {
-      this.onMalformed(new MalformedHubMessageError('binary data', `${input.byteLength} bytes`));
+      this.onMalformed(new MalformedHubMessageError('binary', 'binary data', `${input.byteLength} bytes`));
       return [];
     }
     const records = input.split(RECORD_SEPARATOR);
@@ -64,11 +67,12 @@ export class ExactJsonHubProtocol implements IHubProtocol {
         const message = this.readMessage(record, logger ?? NullLogger.instance);
         if (message) messages.push(message);
       } catch (error) {
-        this.onMalformed(new MalformedHubMessageError((error as Error).message, record));
+        const kind = error instanceof NotJsonError ? 'not-json' : 'invalid-message';
+        this.onMalformed(new MalformedHubMessageError(kind, (error as Error).message, record));
       }
     }
     if (unterminated !== '')
-      this.onMalformed(new MalformedHubMessageError('no record separator', unterminated));
+      this.onMalformed(new MalformedHubMessageError('unterminated', 'no record separator', unterminated));
     return messages;
   }
 
@@ -82,7 +86,7 @@ export class ExactJsonHubProtocol implements IHubProtocol {
     try {
       parsed = parseExactJson(record);
     } catch (error) {
-      throw new Error(`invalid JSON (${(error as Error).message})`);
+      throw new NotJsonError(`invalid JSON (${(error as Error).message})`);
     }
     if (!isJsonObject(parsed)) throw new Error('not a JSON object');
     const type = integerField(parsed, 'type');
@@ -114,6 +118,8 @@ export class ExactJsonHubProtocol implements IHubProtocol {
     }
   }
 }
+
+class NotJsonError extends Error {}
 
 function present(value: ExactJson | undefined): boolean {
   return value !== undefined && value !== null;

@@ -11,6 +11,7 @@ import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-
 import { marketDataHubUrl } from './hub-url';
 import { StreamStarter } from './stream-starter';
 import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
+import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
 /**
  * `connecting`: building a connection, including the waits between failed tries;
@@ -43,6 +44,8 @@ export interface HubClientOptions {
   /** A ping goes out when nothing else was sent for this long (default 15 s). */
   readonly keepAliveIntervalMs?: number;
   readonly logger?: HubClientLogger;
+  /** Counts and logs every message and stream item skipped as unreadable (default: logged, rate-limited). */
+  readonly rejections?: RejectionSink;
   /** Wall clock in Unix milliseconds: the receive time of each book message. */
   readonly now?: () => number;
   /** Uniform in [0, 1): the jitter of the backoff. */
@@ -77,6 +80,7 @@ export class HubClient {
   private readonly keepAliveIntervalMs: number;
   private readonly backoff: ReconnectBackoff;
   private readonly logger: HubClientLogger;
+  private readonly rejections: RejectionSink;
   private readonly now: () => number;
   private readonly protocol: ExactJsonHubProtocol;
   private readonly streams = new Set<BookStream>();
@@ -102,6 +106,7 @@ export class HubClient {
     );
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
+    this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     this.now = options.now ?? Date.now;
     this.protocol = new ExactJsonHubProtocol((error) => this.skipMalformedMessage(error));
     this.starter = new StreamStarter(
@@ -116,7 +121,14 @@ export class HubClient {
       now: () => this.now(),
       logger: this.logger,
       countRestart: () => (this.streamRestartCount += 1),
-      countMalformed: () => (this.malformedCount += 1),
+      rejected: (stream, error) => {
+        this.malformedCount += 1;
+        this.rejections.rejected(
+          'hub',
+          'invalid-item',
+          `${stream.instrument}: skipped a Book item: ${error.message}`,
+        );
+      },
       forget: (stream) => {
         this.streams.delete(stream);
         this.starter.forget(stream);
@@ -269,7 +281,11 @@ export class HubClient {
 
   private skipMalformedMessage(error: MalformedHubMessageError): void {
     this.malformedCount += 1;
-    this.logger.warn(`hub ${this.url}: skipped a malformed message: ${error.message}`);
+    this.rejections.rejected(
+      'hub',
+      error.kind,
+      `hub ${this.url}: skipped a malformed message: ${error.message}`,
+    );
   }
 
   private setState(state: HubClientState, reason?: string): void {

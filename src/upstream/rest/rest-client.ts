@@ -13,6 +13,7 @@ import { RequestBudget, restFamilyOf } from './request-budget';
 import { RestBodyError, RestError, RestNetworkError, RestStatusError, RestTimeoutError } from './rest-errors';
 import { checkBaseUrl, upstreamUrl } from '../upstream-url';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, retryDelay, parseRetryAfter } from './retry-policy';
+import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
 /** Where the client reports retries and skipped markets; a Nest Logger fits. */
 export interface RestLogger {
@@ -32,6 +33,8 @@ export interface RestClientOptions {
   /** Wall clock in Unix milliseconds: receive times and Retry-After dates. */
   readonly now?: () => number;
   readonly logger?: RestLogger;
+  /** Counts and logs every body and market entry rejected as unreadable (default: logged, rate-limited). */
+  readonly rejections?: RejectionSink;
 }
 
 export interface CallOptions {
@@ -88,6 +91,7 @@ export class RestClient {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly logger: RestLogger;
+  private readonly rejections: RejectionSink;
 
   constructor(options: RestClientOptions) {
     this.baseUrl = checkBaseUrl(options.baseUrl);
@@ -97,6 +101,7 @@ export class RestClient {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? SILENT;
+    this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     if (!(this.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
     if (!Number.isInteger(this.retry.maxAttempts) || this.retry.maxAttempts < 1) {
       throw new RangeError('retry.maxAttempts must be a positive integer');
@@ -107,7 +112,8 @@ export class RestClient {
   async info(options: CallOptions = {}): Promise<ExchangeInfo> {
     const answer = await this.get('/frontoffice/api/info', {}, options.signal);
     const info = this.decode(answer, () => decodeInfo(answer.body, exchangeRecords(answer.text)));
-    for (const { problem } of info.skipped) this.logger.warn(`market left out of ${answer.url}: ${problem}`);
+    for (const { problem } of info.skipped)
+      this.rejections.rejected('rest', 'invalid-market', `market left out of ${answer.url}: ${problem}`);
     return info;
   }
 
@@ -166,7 +172,10 @@ export class RestClient {
       try {
         body = parseExactJson(text);
       } catch (error) {
-        throw new RestBodyError(url, attempt, [`not JSON: ${(error as Error).message}`], error);
+        throw this.rejectedBody(
+          'not-json',
+          new RestBodyError(url, attempt, [`not JSON: ${(error as Error).message}`], error),
+        );
       }
       return { body, text, url, attempts: attempt, receivedAt };
     }
@@ -219,15 +228,26 @@ export class RestClient {
       return decode();
     } catch (error) {
       if (!(error instanceof MalformedBodyError)) throw error;
-      throw new RestBodyError(answer.url, answer.attempts, error.problems, error);
+      throw this.rejectedBody(
+        'invalid-body',
+        new RestBodyError(answer.url, answer.attempts, error.problems, error),
+      );
     }
+  }
+
+  private rejectedBody(reason: 'not-json' | 'invalid-body', error: RestBodyError): RestBodyError {
+    this.rejections.rejected('rest', reason, error.message);
+    return error;
   }
 
   private checkInstrument(answer: Answer, requested: string, received: string): void {
     if (received !== requested) {
-      throw new RestBodyError(answer.url, answer.attempts, [
-        `instrument: expected ${requested}, got ${received}`,
-      ]);
+      throw this.rejectedBody(
+        'invalid-body',
+        new RestBodyError(answer.url, answer.attempts, [
+          `instrument: expected ${requested}, got ${received}`,
+        ]),
+      );
     }
   }
 }
