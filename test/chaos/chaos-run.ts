@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeMachine } from '../bench/machine';
+import { chaosMarkdown } from './chaos-report';
+import { ChaosMode } from './chaos-stack';
+import { CHAOS_FAULT_KINDS, ChaosFaultKind } from './fault-schedule';
+import { runChaos } from './run-chaos';
+
+/**
+ * The chaos run, out of the test suite (npm run chaos). Needs a current build: the gateway runs as
+ * processes of `dist/main.js`, as in production.
+ *
+ *   npm run chaos                                   5 minutes, single process, seed 1
+ *   npm run chaos -- --mode multi --seed 7          three ingest and two API processes
+ *   npm run chaos -- --minutes 1 --faults silence,redis-restart
+ *
+ * Writes `chaos-<mode>-<seed>.json` and `.md` to `--out` (default reliability-results/).
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '5' },
+      seed: { type: 'string', default: '1' },
+      mode: { type: 'string', default: 'single' },
+      flow: { type: 'string', default: '10' },
+      'converge-timeout': { type: 'string', default: '60' },
+      faults: { type: 'string' },
+      out: { type: 'string', default: 'reliability-results' },
+    },
+  });
+  const mode = values.mode as ChaosMode;
+  if (mode !== 'single' && mode !== 'multi') throw new Error('--mode is single or multi');
+  const kinds = values.faults?.split(',') as ChaosFaultKind[] | undefined;
+  const unknown = kinds?.filter((kind) => !CHAOS_FAULT_KINDS.includes(kind));
+  if (unknown?.length)
+    throw new Error(`unknown faults ${unknown.join(', ')}; known: ${CHAOS_FAULT_KINDS.join(', ')}`);
+  const seed = Number(values.seed);
+  const result = await runChaos({
+    mode,
+    seed,
+    durationMs: Number(values.minutes) * 60_000,
+    flowRate: Number(values.flow),
+    convergeTimeoutMs: Number(values['converge-timeout']) * 1_000,
+    kinds,
+    log: (line) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`),
+  });
+  const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+  const markdown = chaosMarkdown(result, command, describeMachine());
+  const directory = resolve(values.out);
+  mkdirSync(directory, { recursive: true });
+  const base = resolve(directory, `chaos-${mode}-${seed}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `${markdown}\n`);
+  process.stdout.write(`\n${markdown}\n\nWritten to ${base}.json and ${base}.md\n`);
+  const clean =
+    result.lostTrades.length === 0 &&
+    result.doubledTrades.length === 0 &&
+    result.violations.length === 0 &&
+    result.load.failed === 0 &&
+    result.faults.every((fault) => fault.converged) &&
+    result.finalConvergence.converged;
+  process.exitCode = clean ? 0 : 1;
+}
+
+main().then(
+  // Keep-alive sockets of the load generator would hold the process open.
+  () => process.exit(),
+  (error: unknown) => {
+    process.stderr.write(`chaos: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,126 @@
+import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { GatewayProcess, startGatewayProcess } from '../scale/support/gateway-process';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { startTestSandbox } from '../support/start-test-sandbox';
+
+/** `single`: one process ingests and serves; `multi`: three ingest and two API processes on one Redis. */
+export type ChaosMode = 'single' | 'multi';
+
+const SANDBOX_KEEPALIVE_MS = 300;
+
+/**
+ * Upstream timeouts of about a second, so that a silent or dead connection is replaced within the
+ * run, and few trades per subscription, so that every reconnect pages the rest from the history.
+ */
+const INGEST_SETTINGS = {
+  LEASE_TTL_MS: '3000',
+  FLUSH_INTERVAL_MS: '50',
+  UPSTREAM_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS / 2),
+  UPSTREAM_SERVER_TIMEOUT_MS: '1000',
+  UPSTREAM_PONG_TIMEOUT_MS: '800',
+  BOOK_VERIFY_INTERVAL_MS: '2000',
+  CATALOG_REFRESH_MS: '10000',
+  TRADES_SNAPSHOT_COUNT: '5',
+  UPSTREAM_EMAIL: 'demo@example.com',
+  UPSTREAM_PASSWORD: 'demo',
+};
+
+/** A gateway process that can be killed and started again under the same name. */
+export class ReplicaSlot {
+  private process: GatewayProcess | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly role: 'all' | 'ingest' | 'api',
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Its URL while it runs. */
+  get url(): string | undefined {
+    return this.process && !this.process.exited ? this.process.url : undefined;
+  }
+
+  get serves(): boolean {
+    return this.role !== 'ingest';
+  }
+
+  async start(): Promise<void> {
+    this.process = await startGatewayProcess({ role: this.role, name: this.name, env: this.env });
+  }
+
+  /** SIGKILL, as a crash or an OOM kill would; resolves once the process is gone. */
+  async kill(): Promise<void> {
+    const victim = this.process;
+    this.process = undefined;
+    if (!victim || victim.exited) return;
+    victim.signal('SIGKILL');
+    await victim.stop(5_000);
+  }
+
+  async stop(): Promise<void> {
+    await this.process?.stop();
+  }
+
+  pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  output(): string {
+    return this.process?.output() ?? '';
+  }
+}
+
+/** The sandbox exchange (in this process), a private Redis and the gateway's processes of the real build. */
+export class ChaosStack {
+  private constructor(
+    readonly mode: ChaosMode,
+    readonly sandbox: RunningSandbox,
+    readonly redis: TestRedisServer,
+    /** The processes that ingest (in single mode the one process). */
+    readonly ingest: readonly ReplicaSlot[],
+    /** Every process that serves the API. */
+    readonly api: readonly ReplicaSlot[],
+  ) {}
+
+  static async start(mode: ChaosMode, flowRate: number): Promise<ChaosStack> {
+    const sandbox = await startTestSandbox({
+      SANDBOX_FLOW_RATE: String(flowRate),
+      SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
+    });
+    const redis = await startRedisServer();
+    if (!redis.canKill)
+      throw new Error('the chaos run kills Redis: unset REDIS_URL to give it a private one');
+    const common = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '0' };
+    const ingestEnv = { ...common, ...INGEST_SETTINGS, UPSTREAM_BASE_URL: sandbox.baseUrl };
+    const ingest =
+      mode === 'single'
+        ? [new ReplicaSlot('gateway-1', 'all', ingestEnv)]
+        : [1, 2, 3].map((n) => new ReplicaSlot(`ingest-${n}`, 'ingest', ingestEnv));
+    const api = mode === 'single' ? ingest : [1, 2].map((n) => new ReplicaSlot(`api-${n}`, 'api', common));
+    const stack = new ChaosStack(mode, sandbox, redis, ingest, api);
+    try {
+      await Promise.all([...new Set([...ingest, ...api])].map((slot) => slot.start()));
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    return stack;
+  }
+
+  /** The URLs of the API processes that run at the moment. */
+  apiUrls(): string[] {
+    return this.api.map((slot) => slot.url).filter((url): url is string => url !== undefined);
+  }
+
+  /** Process ids of everything the run started, to sample or to report. */
+  pids(): Record<string, number | undefined> {
+    const slots = [...new Set([...this.ingest, ...this.api])];
+    return Object.fromEntries(slots.map((slot) => [slot.name, slot.pid()]));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...new Set([...this.ingest, ...this.api])].map((slot) => slot.stop()));
+    await this.sandbox.close();
+    await this.redis.stop();
+  }
+}

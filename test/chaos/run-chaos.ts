@@ -1,0 +1,243 @@
+import { LISTED } from '../support/fault-cases';
+import { sleep } from '../support/fault-run';
+import { setFault, setFlow } from '../support/truth';
+import { ApiLoad, LoadCounts } from './api-load';
+import { ChaosMode, ChaosStack } from './chaos-stack';
+import { CHAOS_FAULT_KINDS, ChaosFaultKind, faultSchedule, isPulse, ScheduledFault } from './fault-schedule';
+import { ContinuousChecker, untilConverged, Violation } from './truth-checker';
+
+export interface ChaosOptions {
+  readonly mode: ChaosMode;
+  /** Faults are injected until this much time has passed (the last one still converges). */
+  readonly durationMs: number;
+  readonly seed: number;
+  /** Synthetic orders per second per market while faults are injected. */
+  readonly flowRate: number;
+  /** How long a convergence may take before it counts as failed. */
+  readonly convergeTimeoutMs: number;
+  /** The kinds drawn from (default: every one). */
+  readonly kinds?: readonly ChaosFaultKind[];
+  /** Progress lines, one per fault. */
+  readonly log?: (line: string) => void;
+}
+
+export interface InjectedFault {
+  readonly kind: ChaosFaultKind;
+  readonly params: Record<string, unknown>;
+  readonly holdMs: number;
+  /** Which process was killed (ingest-kill). */
+  readonly victim?: string;
+  readonly converged: boolean;
+  /** From the end of the fault (switched off, or the process back) until the API equals the truth. */
+  readonly convergeMs: number;
+  readonly detail: string;
+}
+
+export interface ChaosResult {
+  readonly mode: ChaosMode;
+  readonly seed: number;
+  readonly flowRate: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly instruments: readonly string[];
+  readonly apiProcesses: number;
+  readonly ingestProcesses: number;
+  readonly initialConvergeMs: number;
+  readonly faults: readonly InjectedFault[];
+  readonly load: LoadCounts;
+  readonly checkerRounds: number;
+  readonly violations: readonly Violation[];
+  /** Trades (`instrument:id`) served twice at any moment of the run. */
+  readonly doubledTrades: readonly string[];
+  /** Trades of the truth the API still did not serve at the end of the run. */
+  readonly lostTrades: readonly string[];
+  readonly finalConvergence: { readonly converged: boolean; readonly ms: number; readonly detail: string };
+}
+
+/** The paths an aggregator polls, over every listed market. */
+function loadPaths(instruments: readonly string[]): string[] {
+  return [
+    '/summary',
+    '/ticker',
+    '/asset',
+    '/cmc/summary',
+    '/coingecko/tickers',
+    ...instruments.flatMap((instrument) => [
+      `/orderbook/${instrument}`,
+      `/orderbook/${instrument}?depth=20`,
+      `/trades/${instrument}`,
+    ]),
+  ];
+}
+
+/**
+ * The chaos run: the gateway's processes ingest from the sandbox while aggregators poll the API,
+ * and faults are injected one after another from a seeded schedule. After each, the market is held
+ * still and the time until every API process serves exactly the exchange's books and trades is
+ * measured; meanwhile a checker looks for what can never be right (doubled or invented trades,
+ * crossed books), and every failed request is counted.
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const log = options.log ?? (() => undefined);
+  const startedAt = new Date();
+  const instruments = LISTED;
+  const stack = await ChaosStack.start(options.mode, options.flowRate);
+  let context = 'start';
+  let outage = false;
+  let outageEpoch = 0;
+  const urls = () => stack.apiUrls();
+  const load = new ApiLoad(
+    {
+      urls,
+      inOutage: () => outage,
+      outageEpoch: () => outageEpoch,
+      context: () => context,
+    },
+    loadPaths(instruments),
+  );
+  const checker = new ContinuousChecker(stack.sandbox, instruments, urls, () => context);
+  const faults: InjectedFault[] = [];
+  try {
+    await setFlow(stack.sandbox, 0);
+    const initial = await untilConverged(stack.sandbox, instruments, urls, 90_000);
+    if (!initial.converged) throw new Error(`the API never served the truth at start: ${initial.detail}`);
+    log(`converged at start in ${initial.ms} ms; faults for ${Math.round(options.durationMs / 1000)} s`);
+    load.start();
+    checker.start();
+    await setFlow(stack.sandbox, options.flowRate);
+    context = 'none';
+    await sleep(1_000);
+
+    const schedule = faultSchedule(options.seed, options.kinds ?? CHAOS_FAULT_KINDS);
+    const deadline = Date.now() + options.durationMs;
+    while (Date.now() < deadline) {
+      const fault = schedule.next().value as ScheduledFault;
+      context = fault.kind;
+      const victim = await inject(stack, fault, {
+        down: () => {
+          outage = true;
+          outageEpoch += 1;
+        },
+        up: () => {
+          outage = false;
+        },
+      });
+      await setFlow(stack.sandbox, 0);
+      context = `${fault.kind} (converging)`;
+      const convergence = await untilConverged(stack.sandbox, instruments, urls, options.convergeTimeoutMs);
+      faults.push({
+        kind: fault.kind,
+        params: fault.params,
+        holdMs: fault.holdMs,
+        ...(victim ? { victim } : {}),
+        converged: convergence.converged,
+        convergeMs: convergence.ms,
+        detail: convergence.detail,
+      });
+      log(
+        `${faults.length}. ${fault.kind} ${JSON.stringify(fault.params)}${victim ? ` ${victim}` : ''} held ${fault.holdMs} ms: ` +
+          (convergence.converged
+            ? `converged in ${convergence.ms} ms`
+            : `NOT converged in ${convergence.ms} ms: ${convergence.detail}`),
+      );
+      context = 'none';
+      await setFlow(stack.sandbox, options.flowRate);
+      await sleep(fault.pauseMs);
+    }
+    context = 'end';
+    const checked = await checker.stop();
+    const counts = await load.stop();
+    await setFlow(stack.sandbox, 0);
+    const final = await untilConverged(stack.sandbox, instruments, urls, options.convergeTimeoutMs);
+    return {
+      mode: options.mode,
+      seed: options.seed,
+      flowRate: options.flowRate,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      instruments,
+      apiProcesses: stack.api.length,
+      ingestProcesses: stack.ingest.length,
+      initialConvergeMs: initial.ms,
+      faults,
+      load: counts,
+      checkerRounds: checked.rounds,
+      violations: checked.violations,
+      doubledTrades: [...new Set([...checked.doubled, ...final.doubled])],
+      lostTrades: final.missing,
+      finalConvergence: { converged: final.converged, ms: final.ms, detail: final.detail },
+    };
+  } finally {
+    await checker.stop();
+    await load.stop();
+    await stack.close();
+  }
+}
+
+interface OutageHooks {
+  /** The only API process goes down on purpose. */
+  down(): void;
+  up(): void;
+}
+
+/** Switches a fault on, holds it while the market moves, and ends it; returns the killed process. */
+async function inject(
+  stack: ChaosStack,
+  fault: ScheduledFault,
+  outage: OutageHooks,
+): Promise<string | undefined> {
+  const { sandbox } = stack;
+  switch (fault.kind) {
+    case 'redis-restart':
+      await stack.redis.kill();
+      await sleep(fault.holdMs);
+      await stack.redis.restart();
+      return undefined;
+    case 'ingest-kill': {
+      const slot = stack.ingest[fault.target % stack.ingest.length];
+      // With one process, the API goes down with it: its refusals are expected, not failures.
+      const alone = slot.serves && stack.api.length === 1;
+      if (alone) outage.down();
+      await slot.kill();
+      await sleep(fault.holdMs);
+      try {
+        await slot.start();
+        if (alone) await untilServing(slot.url!, loadPaths(LISTED), 60_000);
+      } finally {
+        if (alone) outage.up();
+      }
+      return slot.name;
+    }
+    case 'rest-429':
+    case 'rest-503':
+      // REST failing alone changes nothing while the feeds are whole: deltas are withheld meanwhile,
+      // so that the books need REST to recover while it fails.
+      await setFault(sandbox, fault.kind, true, fault.params);
+      await setFault(sandbox, 'skip-version', true, { count: fault.withheldDeltas });
+      await sleep(fault.holdMs);
+      await setFault(sandbox, 'skip-version', false);
+      await setFault(sandbox, fault.kind, false);
+      return undefined;
+    default:
+      await setFault(sandbox, fault.kind, true, fault.params);
+      await sleep(fault.holdMs);
+      if (!isPulse(fault.kind)) await setFault(sandbox, fault.kind, false);
+      return undefined;
+  }
+}
+
+/** Resolves once a restarted process answers every path again (its books and trades loaded). */
+async function untilServing(url: string, paths: readonly string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const statuses = await Promise.all(
+      paths.map(async (path) => {
+        const response = await fetch(`${url}${path}`).catch(() => undefined);
+        await response?.text();
+        return response?.status;
+      }),
+    );
+    if (statuses.every((status) => status === 200)) return;
+    await sleep(100);
+  }
+}
