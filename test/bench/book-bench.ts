@@ -1,0 +1,459 @@
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { LevelUpdate } from '../../src/market/book-update';
+import { toFixedScale } from '../../src/market/decimal';
+import { OrderBook } from '../../src/market/order-book';
+import { decodeBookItem } from '../../src/upstream/hub/book-item.codec';
+import { ExactJsonHubProtocol } from '../../src/upstream/hub/exact-json-hub-protocol';
+import { CcxtOrderBook, loadCcxtOrderBook } from './book-ccxt';
+import { generateBookStream, RecordedBookStream, TextLevel } from './book-stream';
+import { Contender, formatRate, longestCall, median, rateRatio, timeRounds } from './book-timing';
+import { FloatOrderBook } from './decimal-float-book';
+import { describeMachine } from './machine';
+
+/**
+ * The order book engine against ccxt's, and the cost of exact decimals, on the same seeded delta
+ * stream in the same process and run (see book-stream.ts for the stream).
+ *
+ *   npm run bench -- --only book          3 rounds over 150,000 updates per book size
+ *   npm run bench -- --only book --full   7 rounds over 400,000 updates
+ *
+ * Run with --expose-gc (the runner does) so that every timed run starts from a collected heap.
+ */
+
+const SIZES = [5_000, 20_000] as const;
+/** The issue's target: our engine applies updates at least this many times as fast as ccxt's. */
+const TARGET_RATIO = 3;
+/** The issue's limit for any single block of the event loop. */
+const BLOCK_LIMIT_MS = 10;
+/** The ingest writes each instrument at most every 100 ms; at about 1,000 messages a second that is one write per 100. */
+const MESSAGES_PER_WRITE = 100;
+
+const CcxtOrderBookClass = loadCcxtOrderBook();
+
+function levelUpdates(bids: readonly TextLevel[], asks: readonly TextLevel[]): LevelUpdate[] {
+  return [
+    ...bids.map(([price, amount]): LevelUpdate => ({ side: 'bid', price, amount })),
+    ...asks.map(([price, amount]): LevelUpdate => ({ side: 'ask', price, amount })),
+  ];
+}
+
+const asNumbers = (levels: readonly TextLevel[]): [number, number][] =>
+  levels.map(([price, amount]) => [Number(price), Number(amount)]);
+
+/** The stream in the forms each engine takes, converted before any timing. */
+interface PreparedStream {
+  readonly snapshot: LevelUpdate[];
+  readonly deltas: LevelUpdate[][];
+  readonly numericSnapshot: { bids: [number, number][]; asks: [number, number][] };
+  readonly numericDeltas: { bids: [number, number][]; asks: [number, number][] }[];
+}
+
+function prepare(stream: RecordedBookStream): PreparedStream {
+  return {
+    snapshot: levelUpdates(stream.snapshot.bids, stream.snapshot.asks),
+    deltas: stream.deltas.map((delta) => levelUpdates(delta.bids, delta.asks)),
+    numericSnapshot: { bids: asNumbers(stream.snapshot.bids), asks: asNumbers(stream.snapshot.asks) },
+    numericDeltas: stream.deltas.map((delta) => ({
+      bids: asNumbers(delta.bids),
+      asks: asNumbers(delta.asks),
+    })),
+  };
+}
+
+function ourBook(prepared: PreparedStream, trackChanges: boolean): OrderBook {
+  const book = new OrderBook({ trackChanges });
+  book.replace(prepared.snapshot, 0, 0);
+  return book;
+}
+
+function ccxtBook(prepared: PreparedStream): CcxtOrderBook {
+  return new CcxtOrderBookClass({
+    bids: prepared.numericSnapshot.bids.map((level) => [...level] as [number, number]),
+    asks: prepared.numericSnapshot.asks.map((level) => [...level] as [number, number]),
+  });
+}
+
+function applyOurs(book: OrderBook, updates: readonly LevelUpdate[]): void {
+  for (const update of updates) book.apply(update);
+}
+
+function applyCcxt(book: CcxtOrderBook, delta: PreparedStream['numericDeltas'][number]): void {
+  for (const [price, amount] of delta.bids) book.bids.store(price, amount);
+  for (const [price, amount] of delta.asks) book.asks.store(price, amount);
+}
+
+/** Both engines end the stream with the same levels, or the comparison would mean nothing. */
+function checkSameBook(stream: RecordedBookStream, prepared: PreparedStream): void {
+  const ours = ourBook(prepared, false);
+  const theirs = ccxtBook(prepared);
+  prepared.deltas.forEach((updates) => applyOurs(ours, updates));
+  prepared.numericDeltas.forEach((delta) => applyCcxt(theirs, delta));
+  for (const side of ['bid', 'ask'] as const) {
+    const expected = ours.levels(side);
+    const actual = side === 'bid' ? theirs.bids : theirs.asks;
+    if (actual.length !== expected.length)
+      throw new Error(`ccxt's ${side}s hold ${actual.length} levels, ours ${expected.length}`);
+    expected.forEach(([price, amount], index) => {
+      const [theirPrice, theirAmount] = actual[index];
+      if (Number(price) !== theirPrice || Number(amount) !== theirAmount)
+        throw new Error(
+          `${side} level ${index} differs: ours ${price} ${amount}, ccxt ${theirPrice} ${theirAmount}`,
+        );
+    });
+  }
+  if (stream.deltas.length !== prepared.deltas.length) throw new Error('the stream was not prepared whole');
+}
+
+interface EngineResult {
+  readonly levelsPerSide: number;
+  readonly updates: number;
+  readonly oursPerSecond: number;
+  readonly trackedPerSecond: number;
+  readonly ccxtPerSecond: number;
+  readonly ratio: ReturnType<typeof rateRatio>;
+  readonly trackedRatio: ReturnType<typeof rateRatio>;
+  readonly longestDelta: { ours: number; tracked: number; ccxt: number };
+  readonly longestSnapshot: { ours: number; ccxt: number };
+  readonly longestTakeChanges: number;
+}
+
+function benchEngines(stream: RecordedBookStream, rounds: number): EngineResult {
+  const prepared = prepare(stream);
+  checkSameBook(stream, prepared);
+  const ours: Contender<OrderBook> = {
+    name: 'ours',
+    prepare: () => ourBook(prepared, false),
+    run: (book) => {
+      for (const updates of prepared.deltas) applyOurs(book, updates);
+    },
+  };
+  // As the ingest runs it: changes recorded, and taken by the writer once per MESSAGES_PER_WRITE.
+  const tracked: Contender<OrderBook> = {
+    name: 'tracked',
+    prepare: () => ourBook(prepared, true),
+    run: (book) => {
+      prepared.deltas.forEach((updates, index) => {
+        applyOurs(book, updates);
+        if (index % MESSAGES_PER_WRITE === MESSAGES_PER_WRITE - 1) book.takeChanges();
+      });
+    },
+  };
+  const ccxt: Contender<CcxtOrderBook> = {
+    name: 'ccxt',
+    prepare: () => ccxtBook(prepared),
+    run: (book) => {
+      for (const delta of prepared.numericDeltas) applyCcxt(book, delta);
+    },
+  };
+  const times = timeRounds([ours, tracked, ccxt] as Contender<unknown>[], rounds);
+  const perSecond = (name: string) => stream.updateCount / (median(times.times.get(name)!) / 1000);
+
+  const ourLongest = ourBook(prepared, false);
+  const trackedLongest = ourBook(prepared, true);
+  const ccxtLongest = ccxtBook(prepared);
+  let longestTakeChanges = 0;
+  const longestDelta = {
+    ours: longestCall(prepared.deltas.length, (i) => applyOurs(ourLongest, prepared.deltas[i])),
+    tracked: longestCall(prepared.deltas.length, (i) => {
+      applyOurs(trackedLongest, prepared.deltas[i]);
+      if (i % MESSAGES_PER_WRITE === MESSAGES_PER_WRITE - 1)
+        longestTakeChanges = Math.max(
+          longestTakeChanges,
+          longestCall(1, () => trackedLongest.takeChanges()),
+        );
+    }),
+    ccxt: longestCall(prepared.numericDeltas.length, (i) =>
+      applyCcxt(ccxtLongest, prepared.numericDeltas[i]),
+    ),
+  };
+  const longestSnapshot = {
+    ours: longestCall(rounds, () => ourBook(prepared, true)),
+    ccxt: longestCall(rounds, () => ccxtBook(prepared)),
+  };
+  return {
+    levelsPerSide: stream.levelsPerSide,
+    updates: stream.updateCount,
+    oursPerSecond: perSecond('ours'),
+    trackedPerSecond: perSecond('tracked'),
+    ccxtPerSecond: perSecond('ccxt'),
+    ratio: rateRatio(times, 'ours', 'ccxt'),
+    trackedRatio: rateRatio(times, 'tracked', 'ccxt'),
+    longestDelta,
+    longestSnapshot,
+    longestTakeChanges,
+  };
+}
+
+interface DecimalResult {
+  readonly levelsPerSide: number;
+  readonly exactPerSecond: number;
+  readonly paddedPerSecond: number;
+  readonly floatPerSecond: number;
+  readonly exactRatio: ReturnType<typeof rateRatio>;
+  readonly paddedRatio: ReturnType<typeof rateRatio>;
+  readonly formatExactPerSecond: number;
+  readonly formatFloatPerSecond: number;
+  readonly formatRatio: ReturnType<typeof rateRatio>;
+  readonly pathExactPerSecond: number;
+  readonly pathFloatPerSecond: number;
+  readonly pathRatio: ReturnType<typeof rateRatio>;
+}
+
+function floatBook(prepared: PreparedStream): FloatOrderBook {
+  const book = new FloatOrderBook();
+  for (const [price, amount] of prepared.numericSnapshot.bids) book.bids.set(price, amount);
+  for (const [price, amount] of prepared.numericSnapshot.asks) book.asks.set(price, amount);
+  return book;
+}
+
+/** What a float gateway reads from a frame: JSON.parse, and a finite number for every price and amount. */
+function applyFloatFrame(book: FloatOrderBook, frame: string): void {
+  const message = JSON.parse(frame.slice(0, -1)) as {
+    item: { bids: { price: unknown; amount: unknown }[]; asks: { price: unknown; amount: unknown }[] };
+  };
+  for (const [entries, side] of [
+    [message.item.bids, book.bids],
+    [message.item.asks, book.asks],
+  ] as const) {
+    for (const { price, amount } of entries) {
+      if (typeof price !== 'number' || typeof amount !== 'number' || !(price > 0) || !(amount >= 0))
+        throw new Error('malformed level');
+      side.set(price, amount);
+    }
+  }
+}
+
+/** The gateway's own ingest path: the hub protocol's exact parse, the Book item codec, the book. */
+function exactFrameApplier(instrument: string): (book: OrderBook, frame: string) => void {
+  const protocol = new ExactJsonHubProtocol((error) => {
+    throw error;
+  });
+  return (book, frame) => {
+    for (const message of protocol.parseMessages(frame, null)) {
+      if (message.type !== 2) continue;
+      const decoded = decodeBookItem(message.item, 0, instrument);
+      for (const update of decoded.updates) book.apply(update);
+    }
+  };
+}
+
+/** Full depth, both sides, `[price, amount]` at the market's scales, as the order book endpoint writes it. */
+function formatExact(book: OrderBook, priceScale: number, amountScale: number): string {
+  const side = (levels: readonly (readonly [string, string])[]) =>
+    levels.map(([price, amount]) => [toFixedScale(price, priceScale), toFixedScale(amount, amountScale)]);
+  return JSON.stringify({ bids: side(book.levels('bid')), asks: side(book.levels('ask')) });
+}
+
+function formatFloat(book: FloatOrderBook, priceScale: number, amountScale: number): string {
+  return JSON.stringify({
+    bids: book.bids.format(Infinity, priceScale, amountScale),
+    asks: book.asks.format(Infinity, priceScale, amountScale),
+  });
+}
+
+function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResult {
+  const prepared = prepare(stream);
+  const { priceScale, amountScale } = stream;
+  const applyExact = exactFrameApplier(stream.instrument);
+  const exactBook = () => ourBook(prepared, false);
+  // The two books must agree, to the formatted text.
+  const checkExact = exactBook();
+  const checkFloat = floatBook(prepared);
+  stream.hubFrames.forEach((frame) => applyExact(checkExact, frame));
+  stream.hubFrames.forEach((frame) => applyFloatFrame(checkFloat, frame));
+  if (formatExact(checkExact, priceScale, amountScale) !== formatFloat(checkFloat, priceScale, amountScale))
+    throw new Error('the exact and the float book disagree');
+
+  const parseApply = timeRounds(
+    [
+      {
+        name: 'exact',
+        prepare: exactBook,
+        run: (book: OrderBook) => stream.hubFrames.forEach((f) => applyExact(book, f)),
+      },
+      {
+        name: 'padded',
+        prepare: exactBook,
+        run: (book: OrderBook) => stream.paddedHubFrames.forEach((f) => applyExact(book, f)),
+      },
+      {
+        name: 'float',
+        prepare: () => floatBook(prepared),
+        run: (book: FloatOrderBook) => stream.hubFrames.forEach((f) => applyFloatFrame(book, f)),
+      },
+    ] as Contender<unknown>[],
+    rounds,
+  );
+  const formats = 20;
+  const format = timeRounds(
+    [
+      {
+        name: 'exact',
+        prepare: () => checkExact,
+        run: (book: OrderBook) => {
+          for (let i = 0; i < formats; i++) formatExact(book, priceScale, amountScale);
+        },
+      },
+      {
+        name: 'float',
+        prepare: () => checkFloat,
+        run: (book: FloatOrderBook) => {
+          for (let i = 0; i < formats; i++) formatFloat(book, priceScale, amountScale);
+        },
+      },
+    ] as Contender<unknown>[],
+    rounds,
+  );
+  const path = timeRounds(
+    [
+      {
+        name: 'exact',
+        prepare: exactBook,
+        run: (book: OrderBook) =>
+          stream.hubFrames.forEach((frame, index) => {
+            applyExact(book, frame);
+            if (index % MESSAGES_PER_WRITE === 0) formatExact(book, priceScale, amountScale);
+          }),
+      },
+      {
+        name: 'float',
+        prepare: () => floatBook(prepared),
+        run: (book: FloatOrderBook) =>
+          stream.hubFrames.forEach((frame, index) => {
+            applyFloatFrame(book, frame);
+            if (index % MESSAGES_PER_WRITE === 0) formatFloat(book, priceScale, amountScale);
+          }),
+      },
+    ] as Contender<unknown>[],
+    rounds,
+  );
+  const rate = (times: typeof parseApply, name: string, work: number) =>
+    work / (median(times.times.get(name)!) / 1000);
+  return {
+    levelsPerSide: stream.levelsPerSide,
+    exactPerSecond: rate(parseApply, 'exact', stream.updateCount),
+    paddedPerSecond: rate(parseApply, 'padded', stream.updateCount),
+    floatPerSecond: rate(parseApply, 'float', stream.updateCount),
+    exactRatio: rateRatio(parseApply, 'exact', 'float'),
+    paddedRatio: rateRatio(parseApply, 'padded', 'float'),
+    formatExactPerSecond: rate(format, 'exact', formats),
+    formatFloatPerSecond: rate(format, 'float', formats),
+    formatRatio: rateRatio(format, 'exact', 'float'),
+    pathExactPerSecond: rate(path, 'exact', stream.hubFrames.length),
+    pathFloatPerSecond: rate(path, 'float', stream.hubFrames.length),
+    pathRatio: rateRatio(path, 'exact', 'float'),
+  };
+}
+
+const ms = (value: number) => value.toFixed(value < 1 ? 3 : 1);
+const ratio = ({ median: mid, min, max }: ReturnType<typeof rateRatio>) =>
+  `**${mid.toFixed(2)}** (${min.toFixed(2)}–${max.toFixed(2)})`;
+
+function engineTable(results: readonly EngineResult[]): string[] {
+  return [
+    '| levels per side | updates | ours updates/s | ccxt updates/s | **ours/ccxt** (min–max of rounds) | ours with change tracking updates/s | **tracked/ccxt** | longest delta ms ours / tracked / ccxt | longest takeChanges ms | longest snapshot load ms ours / ccxt |',
+    '| ---: | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |',
+    ...results
+      .map((r) =>
+        [
+          r.levelsPerSide.toLocaleString('en'),
+          r.updates.toLocaleString('en'),
+          formatRate(r.oursPerSecond),
+          formatRate(r.ccxtPerSecond),
+          `${ratio(r.ratio)}${r.ratio.median >= TARGET_RATIO ? '' : ' below target'}`,
+          formatRate(r.trackedPerSecond),
+          ratio(r.trackedRatio),
+          `${ms(r.longestDelta.ours)} / ${ms(r.longestDelta.tracked)} / ${ms(r.longestDelta.ccxt)}`,
+          ms(r.longestTakeChanges),
+          `${ms(r.longestSnapshot.ours)} / ${ms(r.longestSnapshot.ccxt)}`,
+        ].join(' | '),
+      )
+      .map((row) => `| ${row} |`),
+  ];
+}
+
+function decimalTable(results: readonly DecimalResult[]): string[] {
+  return [
+    '| levels per side | parse + apply updates/s exact / float | **exact/float** | padded decimals updates/s | **padded/float** | full-depth format books/s exact / float | **exact/float** | whole path messages/s exact / float | **exact/float** |',
+    '| ---: | ---: | --- | ---: | --- | ---: | --- | ---: | --- |',
+    ...results
+      .map((r) =>
+        [
+          r.levelsPerSide.toLocaleString('en'),
+          `${formatRate(r.exactPerSecond)} / ${formatRate(r.floatPerSecond)}`,
+          ratio(r.exactRatio),
+          formatRate(r.paddedPerSecond),
+          ratio(r.paddedRatio),
+          `${r.formatExactPerSecond.toFixed(1)} / ${r.formatFloatPerSecond.toFixed(1)}`,
+          ratio(r.formatRatio),
+          `${formatRate(r.pathExactPerSecond)} / ${formatRate(r.pathFloatPerSecond)}`,
+          ratio(r.pathRatio),
+        ].join(' | '),
+      )
+      .map((row) => `| ${row} |`),
+  ];
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      updates: { type: 'string' },
+      seed: { type: 'string', default: '20261122' },
+      only: { type: 'string' },
+    },
+  });
+  const rounds = Number(values.rounds ?? (values.full ? 7 : 3));
+  const updates = Number(values.updates ?? (values.full ? 400_000 : 150_000));
+  const seed = Number(values.seed);
+  const sections = values.only ? values.only.split(',') : ['engine', 'decimals'];
+  const started = new Date();
+  const load = loadavg()[0];
+  const engines: EngineResult[] = [];
+  const decimals: DecimalResult[] = [];
+  for (const levelsPerSide of SIZES) {
+    const stream = generateBookStream({ levelsPerSide, updates, seed });
+    if (sections.includes('engine')) engines.push(benchEngines(stream, rounds));
+    if (sections.includes('decimals')) decimals.push(benchDecimals(stream, rounds));
+  }
+  const longest = Math.max(
+    ...engines.flatMap((r) => [
+      r.longestDelta.ours,
+      r.longestDelta.tracked,
+      r.longestTakeChanges,
+      r.longestSnapshot.ours,
+    ]),
+  );
+  const lines = [
+    `## Order book engine and exact decimals`,
+    '',
+    `${started.toISOString()}, ${describeMachine()}, load average ${load.toFixed(2)} at the start, ` +
+      `${loadavg()[0].toFixed(2)} at the end.`,
+    `Seed ${seed}, ${updates.toLocaleString('en')} level updates per book size, ${rounds} timed rounds after one warm-up, ` +
+      "the contenders taking turns; rates are medians of the rounds, ratios the median of the rounds' ratios.",
+    '',
+  ];
+  if (engines.length > 0) {
+    lines.push(
+      `### Order book engine against ccxt's OrderBook (target ours/ccxt >= ${TARGET_RATIO}, no block over ${BLOCK_LIMIT_MS} ms)`,
+      '',
+      ...engineTable(engines),
+      '',
+      `Longest single block of ours: ${ms(longest)} ms${longest > BLOCK_LIMIT_MS ? ' — over the limit' : ''}.`,
+      '',
+    );
+  }
+  if (decimals.length > 0) {
+    lines.push(
+      '### Exact decimals against floats (hub frames parsed, applied, full depth formatted)',
+      '',
+      ...decimalTable(decimals),
+      '',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main();
