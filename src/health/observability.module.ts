@@ -1,10 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { HttpMetrics } from './http-metrics';
 import { Readiness } from './readiness';
+import { registerRedisErrorMetrics } from './redis-error-metrics';
 
 /**
  * The application's Prometheus registry (one per application, so that tests can run several in one
- * process) and its readiness checks.
+ * process), its HTTP and Redis error metrics, and its readiness checks.
  */
 @Global()
 @Module({
@@ -14,11 +16,17 @@ import { Readiness } from './readiness';
       useFactory: () => {
         const registry = new Registry();
         collectDefaultMetrics({ register: registry, prefix: 'mdg_' });
+        registerRedisErrorMetrics(registry);
         return registry;
       },
     },
+    {
+      provide: HttpMetrics,
+      inject: [Registry],
+      useFactory: (registry: Registry) => new HttpMetrics(registry),
+    },
     Readiness,
   ],
-  exports: [Registry, Readiness],
+  exports: [Registry, Readiness, HttpMetrics],
 })
 export class ObservabilityModule {}

@@ -1,5 +1,6 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { countRedisError } from './redis-errors';
 import { StoreLogger } from './store-logger';
 
 /** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
@@ -156,11 +157,12 @@ export function createStoreRedisClient(url: string, options: StoreConnectionOpti
 
 /**
  * Logs a connection's errors once per outage: ioredis emits one per reconnection attempt, and
- * without any `error` listener it prints them itself.
+ * without any `error` listener it prints them itself. Every one is counted (`mdg_redis_errors_total`).
  */
 export function reportConnectionErrors(client: RedisClient, logger: StoreLogger, name: string): void {
   let reported = false;
   client.on('error', (error: Error) => {
+    countRedisError(name);
     if (reported) return;
     reported = true;
     logger.warn(`${name}: ${error.message}; reconnecting`);
