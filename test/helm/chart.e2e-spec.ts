@@ -7,6 +7,8 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
+import { loadConfig } from '../../src/config/load-config';
+import { parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { HelmCli, HelmResult, ValueSet } from './support/helm-cli';
 import { schemaProblems } from './support/kubernetes-schemas';
 import { environment, gatewayContainer, RenderedManifest } from './support/rendered-manifest';
@@ -137,6 +139,30 @@ describe.each(Object.keys(VALID_SETS))('value set %s', (setName: SetName) => {
       );
       expect(volume?.emptyDir).toBeDefined();
       expect(container.envFrom).toEqual([{ configMapRef: { name: NAME } }]);
+    }
+  });
+
+  it("gives every gateway container an environment that the gateway's own configuration accepts", () => {
+    const manifest = rendered[setName];
+    const settings = manifest.get<IConfigMap>('ConfigMap', NAME).data!;
+    const chartSecret = manifest.has('Secret', NAME) ? manifest.get<ISecret>('Secret', NAME).stringData! : {};
+    const gateways = manifest
+      .ofKind<IDeployment>('Deployment')
+      .filter((deployment) => !deployment.metadata!.name!.endsWith('-redis'));
+    for (const deployment of gateways) {
+      const container = gatewayContainer(deployment);
+      const env: Record<string, string> = { ...settings };
+      for (const variable of container.env ?? []) {
+        const reference = variable.valueFrom?.secretKeyRef;
+        // An existing Secret is not rendered: stand in for what it holds.
+        const fromExisting =
+          reference?.key === 'REDIS_URL' ? 'rediss://gateway:secret@redis.example.com:6380' : 'someone';
+        env[variable.name] = reference ? (chartSecret[reference.key] ?? fromExisting) : variable.value!;
+      }
+      const config = loadConfig(env);
+      expect(config.ROLE).toBe(environment(container).ROLE);
+      expect(config.PORT).toBe(httpPort(container));
+      expect(config.REDIS_URL).toMatch(/^rediss?:\/\//);
     }
   });
 
@@ -342,7 +368,9 @@ describe('production value set', () => {
 
   it('ships the assets file with its decimals as written, where ASSETS_FILE points', () => {
     const config = manifest().get<IConfigMap>('ConfigMap', NAME).data!;
-    expect(JSON.parse(config['assets.json'])).toEqual({
+    const assetsFile = manifest().get<IConfigMap>('ConfigMap', `${NAME}-assets`).data!['assets.json'];
+    expect(Object.keys(config)).not.toContain('assets.json');
+    expect(JSON.parse(assetsFile)).toEqual({
       BTC: {
         name: 'Bitcoin',
         can_withdraw: true,
@@ -366,8 +394,11 @@ describe('production value set', () => {
     const ingest = manifest().deployment(`${NAME}-ingest`).spec!.template.spec!;
     const mount = ingest.containers[0].volumeMounts!.find((candidate) => candidate.name === 'assets')!;
     expect(mount).toEqual({ name: 'assets', mountPath: '/etc/market-data-gateway', readOnly: true });
+    expect(parseAssetsFile(assetsFile).get('BTC')).toEqual(
+      expect.objectContaining({ name: 'Bitcoin', minWithdraw: '0.0005', maxWithdraw: '50' }),
+    );
     expect(ingest.volumes!.find((volume) => volume.name === 'assets')!.configMap).toEqual({
-      name: NAME,
+      name: `${NAME}-assets`,
       items: [{ key: 'assets.json', path: 'assets.json' }],
     });
   });

@@ -185,7 +185,7 @@ volumes:
   {{- if include "mdg.hasAssets" . }}
   - name: assets
     configMap:
-      name: {{ include "mdg.fullname" . }}
+      name: {{ include "mdg.fullname" . }}-assets
       items:
         - key: assets.json
           path: assets.json
