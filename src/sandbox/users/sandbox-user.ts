@@ -14,6 +14,11 @@ export interface SandboxUser {
   readonly publicKey: string;
   /** Private key of the REST key pair; keys the HMAC of the `Sign` header. */
   readonly privateKey: string;
+  /**
+   * What each of the user's accounts holds at start, per asset (lower case), as plain decimal text;
+   * undefined gives every account the sandbox's default starting balances.
+   */
+  readonly balances?: Readonly<Record<string, string>>;
   readonly nickname: number;
   readonly countryCode: number;
   /** ISO 8601 UTC. */

@@ -70,6 +70,19 @@ describe('users file', () => {
     });
   });
 
+  it('keeps starting balances per asset, in lower case, and names bad ones', () => {
+    const [user] = parseUsers([
+      { userId: 3, email: 'c@example.com', password: 'x', balances: { BTC: '1.5', usdt: 250 } },
+    ]);
+    expect(user.balances).toEqual({ btc: '1.5', usdt: '250' });
+    expect(
+      problemsOf([{ userId: 4, email: 'd@example.com', password: 'x', balances: { btc: '-1' } }]),
+    ).toEqual(['user 0 (d@example.com): balances.btc must be a plain non-negative decimal']);
+    expect(problemsOf([{ userId: 4, email: 'd@example.com', password: 'x', balances: [] }])).toEqual([
+      'user 0 (d@example.com): balances must be an object of asset to amount',
+    ]);
+  });
+
   it('rejects a file that is not a non-empty array', () => {
     expect(problemsOf({})).toEqual(['the file must hold a non-empty JSON array of users']);
     expect(problemsOf([])).toEqual(['the file must hold a non-empty JSON array of users']);

@@ -59,6 +59,8 @@ export function loadUsers(file?: string): SandboxUser[] {
  * - `operator` (boolean, default false),
  * - `publicKey` (UUID, unique; default `00000000-0000-4000-8000-<userId in 12 digits>`),
  * - `privateKey` (non-empty; default `sandbox-secret`),
+ * - `balances` (object of asset to plain non-negative decimal, what each account holds at start;
+ *   default: the sandbox's starting balances of every asset),
  * - `nickname`, `countryCode` (integers, default 0), `createdAt` (ISO 8601 date-time).
  * Every problem is reported in one error.
  */
@@ -104,6 +106,7 @@ export function parseUsers(input: unknown): SandboxUser[] {
       problem(`${field} must be a non-negative integer`);
       return 0;
     };
+    const balances = record.balances === undefined ? undefined : startingBalances(record.balances, problem);
     const createdAt = record.createdAt ?? DEFAULT_CREATED_AT;
     if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
       problem('createdAt must be an ISO 8601 date-time');
@@ -116,6 +119,7 @@ export function parseUsers(input: unknown): SandboxUser[] {
       operator: operator === true,
       publicKey: String(publicKey).toLowerCase(),
       privateKey: String(privateKey),
+      ...(balances ? { balances } : {}),
       nickname: integer('nickname'),
       countryCode: integer('countryCode'),
       createdAt: typeof createdAt === 'string' ? createdAt : DEFAULT_CREATED_AT,
@@ -131,6 +135,26 @@ export function parseUsers(input: unknown): SandboxUser[] {
   duplicates(users.flatMap((user) => user.accounts).filter(Boolean), 'account', problems);
   if (problems.length > 0) throw new UsersFileError(problems);
   return users;
+}
+
+const PLAIN_DECIMAL = /^\d+(?:\.\d+)?$/;
+
+function startingBalances(
+  input: unknown,
+  problem: (text: string) => void,
+): Record<string, string> | undefined {
+  if (!isObject(input)) {
+    problem('balances must be an object of asset to amount');
+    return undefined;
+  }
+  const balances: Record<string, string> = {};
+  for (const [asset, amount] of Object.entries(input)) {
+    const text = typeof amount === 'number' ? String(amount) : amount;
+    if (typeof text !== 'string' || !PLAIN_DECIMAL.test(text))
+      problem(`balances.${asset} must be a plain non-negative decimal`);
+    else balances[asset.toLowerCase()] = text;
+  }
+  return balances;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
