@@ -56,6 +56,28 @@ export class AppConfig {
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 1_200;
 
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (its address keys the rate limit): `false`,
+   * `true` (every one), a hop count, or a comma-separated list of addresses and CIDR ranges.
+   */
+  @Matches(/^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/i, {
+    message: 'must be true, false, a hop count, or a comma-separated list of addresses and CIDR ranges',
+  })
+  TRUST_PROXY = 'false';
+
+  /** Origins allowed to read the API from a browser (CORS), comma-separated; empty allows none. */
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[\w.-]+(:\d+)?)(\s*,\s*https?:\/\/[\w.-]+(:\d+)?)*$/, {
+    message: 'must be * or comma-separated origins such as https://example.com',
+  })
+  CORS_ORIGINS?: string;
+
+  /** A request whose headers (and body) have not all arrived this long after it began is answered 408 and cut off. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(100)
+  REQUEST_TIMEOUT_MS = 10_000;
+
   /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
   @EnvNumber()
   @IsInt({ message: 'must be an integer number of milliseconds' })

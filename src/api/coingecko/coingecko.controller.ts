@@ -1,7 +1,8 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from '../http/api-http';
 import { toJson } from '../../market/json-number';
+import { DirectHandlers } from '../http/direct-routes';
 import { depthParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
@@ -31,9 +32,17 @@ export class CoingeckoController {
     private readonly responder: Responder,
   ) {}
 
+  /** The routes without parameters, for `serveDirectly` and the fast path. */
+  directHandlers(): DirectHandlers {
+    return new Map([
+      ['/coingecko/pairs', (request, reply) => this.pairs(request, reply)],
+      ['/coingecko/tickers', (request, reply) => this.tickers(request, reply)],
+    ]);
+  }
+
   @Get('pairs')
   @ApiOperation({ summary: 'Every listed market: ticker_id, base and target' })
-  pairs(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  pairs(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'coingecko:pairs',
@@ -48,7 +57,7 @@ export class CoingeckoController {
   @ApiOperation({
     summary: 'Every listed market: last price, 24-hour volumes, high and low, best bid and ask',
   })
-  tickers(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  tickers(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'coingecko:tickers',
@@ -71,8 +80,8 @@ export class CoingeckoController {
   })
   async orderbook(
     @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() request: ApiRequest,
+    @Res() reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(tickerIdParam(query.ticker_id));
     const perSide = depthParam(query.depth);
@@ -113,8 +122,8 @@ export class CoingeckoController {
   })
   async historicalTrades(
     @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() request: ApiRequest,
+    @Res() reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(tickerIdParam(query.ticker_id));
     const selection = readHistoricalTradesQuery(query);

@@ -14,9 +14,10 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Observable, tap } from 'rxjs';
 import { ApiError } from './api-error';
+import type { ApiReply, ApiRequest } from './api-http';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { DirectHandlers, serveDirectly } from './direct-routes';
 
@@ -34,13 +35,14 @@ class ViaNest implements NestInterceptor {
 @UseInterceptors(ViaNest)
 class ThingController {
   @Get('/things/:id')
-  thing(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  thing(@Param('id') id: string, @Req() request: ApiRequest, @Res() reply: ApiReply): void {
     if (id === 'missing') throw ApiError.notFound('unknown_thing', 'no such thing');
-    reply.header('x-url', request.url).send({ id });
+    reply.header('x-query', JSON.stringify(request.query));
+    reply.send({ id });
   }
 
   @Get('/later/:id')
-  async later(@Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+  async later(@Param('id') id: string, @Res() reply: ApiReply): Promise<void> {
     await Promise.resolve();
     if (id === 'missing') throw ApiError.notFound('unknown_thing', 'no such thing');
     reply.send({ id });
@@ -52,7 +54,7 @@ class ThingController {
   }
 
   directHandlers(): DirectHandlers {
-    const id = (request: FastifyRequest): string => (request.params as { id: string }).id;
+    const id = (request: ApiRequest): string => (request.params as { id: string }).id;
     return new Map([
       ['/things/:id', (request, reply) => this.thing(id(request), request, reply)],
       ['/later/:id', (request, reply) => this.later(id(request), reply)],
@@ -82,7 +84,7 @@ describe('serveDirectly', () => {
     const response = await app.inject({ method: 'GET', url: '/things/a?x=1' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ id: 'a' });
-    expect(response.headers['x-url']).toBe('/things/a?x=1');
+    expect(response.headers['x-query']).toBe('{"x":"1"}');
     expect(response.headers['x-via']).toBeUndefined();
   });
 

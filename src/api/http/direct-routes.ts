@@ -1,8 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { RouteHandlerMethod } from 'fastify';
+import type { ApiReply, ApiRequest } from './api-http';
 
-/** A controller method with its arguments taken straight from the Fastify request. */
-export type DirectHandler = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+/**
+ * A controller method with its arguments taken straight from the request: Fastify's, or the fast
+ * path's (`FastPath`), which has the same parts.
+ */
+export type DirectHandler = (request: ApiRequest, reply: ApiReply) => void | Promise<void>;
 
 /** Direct handlers by route path as Fastify sees it (`/orderbook/:instrument`). */
 export type DirectHandlers = ReadonlyMap<string, DirectHandler>;

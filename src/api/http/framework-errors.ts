@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './api-error';
+import { SECURITY_HEADERS } from './security-headers';
 
 /**
  * Errors Fastify raises before any route runs (a malformed URL such as `/orderbook/%ZZ`), answered
@@ -8,6 +9,7 @@ import { errorBody } from './api-error';
 export function frameworkErrors(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
   reply
     .code(400)
-    .header('Cache-Control', 'no-store')
+    .headers(SECURITY_HEADERS)
+    .header('cache-control', 'no-store')
     .send(errorBody('bad_request', error.message.replace(/^.*?: /, '').slice(0, 200) || 'malformed request'));
 }

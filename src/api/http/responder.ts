@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListingService } from '../views/listing-service';
+import type { ApiReply, ApiRequest } from './api-http';
 import { BuiltResponse, ResponseCache } from './response-cache';
 import { sendCached } from './send-cached';
 
@@ -29,7 +29,7 @@ export class Responder {
 
   constructor(private readonly listing: ListingService) {}
 
-  send(request: FastifyRequest, reply: FastifyReply, respond: Respond): void {
+  send(request: ApiRequest, reply: ApiReply, respond: Respond): void {
     const cached = this.cache.get(respond.key, respond.version, () => {
       const built = respond.build();
       return typeof built === 'string' ? { body: built } : built;

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from './api-http';
 import { CachedBody, Encoding } from './cached-body';
 
 export interface Freshness {
@@ -15,29 +15,33 @@ export interface Freshness {
  * client accepts. Every response says how old its data is (`X-Data-Age-Ms`, `Last-Modified`).
  */
 export function sendCached(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: ApiRequest,
+  reply: ApiReply,
   cached: CachedBody,
   freshness: Freshness,
 ): void {
-  reply
-    .header('ETag', cached.etag)
-    .header('Cache-Control', freshness.cacheControl)
-    .header('Vary', 'Accept-Encoding')
-    .header(
-      'X-Data-Age-Ms',
-      freshness.dataTime > 0 ? String(Math.max(0, Date.now() - freshness.dataTime)) : 'unknown',
-    );
-  if (freshness.dataTime > 0) reply.header('Last-Modified', httpDate(freshness.dataTime));
-  if (freshness.stale) reply.header('X-Data-Stale', 'true');
+  reply.header('etag', cached.etag);
+  reply.header('cache-control', freshness.cacheControl);
+  reply.header('vary', 'Accept-Encoding');
+  reply.header(
+    'x-data-age-ms',
+    freshness.dataTime > 0 ? String(Math.max(0, Date.now() - freshness.dataTime)) : 'unknown',
+  );
+  if (freshness.dataTime > 0) reply.header('last-modified', httpDate(freshness.dataTime));
+  if (freshness.stale) reply.header('x-data-stale', 'true');
   if (matchesEtag(request.headers['if-none-match'], cached.etag)) {
-    reply.status(304).send();
+    reply.status(304);
+    reply.send();
     return;
   }
-  reply.header('Content-Type', cached.contentType);
+  reply.header('content-type', cached.contentType);
   const encoding = preferredEncoding(request.headers['accept-encoding']);
-  if (encoding) reply.header('Content-Encoding', encoding).send(cached.encodedAs(encoding));
-  else reply.send(cached.body);
+  if (encoding) {
+    reply.header('content-encoding', encoding);
+    reply.send(cached.encodedAs(encoding));
+  } else {
+    reply.send(cached.body);
+  }
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

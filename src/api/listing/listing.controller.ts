@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiReply, ApiRequest } from '../http/api-http';
 import { DirectHandlers } from '../http/direct-routes';
 import { depthParam, levelParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
@@ -31,10 +31,8 @@ export class ListingController {
 
   /** Every route's method with its arguments as Nest would pass them, for `serveDirectly`. */
   directHandlers(): DirectHandlers {
-    const instrument = (request: FastifyRequest): string =>
-      (request.params as { instrument: string }).instrument;
-    const query = (request: FastifyRequest): Record<string, unknown> =>
-      request.query as Record<string, unknown>;
+    const instrument = (request: ApiRequest): string => (request.params as { instrument: string }).instrument;
+    const query = (request: ApiRequest): Record<string, unknown> => request.query as Record<string, unknown>;
     return new Map([
       [PATH.asset, (request, reply) => this.asset(request, reply)],
       [PATH.summary, (request, reply) => this.summary(request, reply)],
@@ -49,7 +47,7 @@ export class ListingController {
 
   @Get(PATH.asset)
   @ApiOperation({ summary: 'Assets keyed by upper-case symbol' })
-  asset(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  asset(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const { generation } = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'asset',
@@ -67,7 +65,7 @@ export class ListingController {
   @ApiOperation({
     summary: 'Markets keyed by upper-case BASE_QUOTE: last price, best prices, 24-hour figures',
   })
-  summary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  summary(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'summary',
@@ -85,7 +83,7 @@ export class ListingController {
 
   @Get(PATH.ticker)
   @ApiOperation({ summary: 'Markets keyed by lower-case base_quote: last price and 24-hour volumes' })
-  ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  ticker(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'ticker',
@@ -124,8 +122,8 @@ export class ListingController {
   async orderbook(
     @Param('instrument') name: string,
     @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() request: ApiRequest,
+    @Res() reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(name);
     const perSide = depthParam(query.depth);
@@ -145,8 +143,8 @@ export class ListingController {
   @ApiParam({ name: 'instrument', example: 'btc_usdt', description: 'any letter case, with _ or -' })
   async trades(
     @Param('instrument') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() request: ApiRequest,
+    @Res() reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(name);
     const window = await this.listing.trades(market, Date.now());

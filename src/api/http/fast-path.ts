@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRequest } from './api-http';
+import { ClientRateLimit } from './client-rate-limit';
+import { DirectHandler, DirectHandlers } from './direct-routes';
+import { errorResponse } from './error-response';
+import { RawReply } from './raw-reply';
+
+export interface FastPathOptions {
+  /** The direct handlers by Fastify route path: exact (`/summary`) or one final parameter (`/orderbook/:instrument`). */
+  readonly handlers: DirectHandlers;
+  /** Fixed headers of every response (the security headers). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The limit Fastify's routes apply too; undefined when the limit is off. */
+  readonly rateLimit: ClientRateLimit | undefined;
+  /** The client's address as Fastify's `request.ip` gives it (trusted proxies considered). */
+  readonly clientAddress: (request: IncomingMessage) => string;
+  /** CORS is on: a request with an `Origin` goes to Fastify, which answers for CORS. */
+  readonly cors: boolean;
+}
+
+interface ParamRoute {
+  readonly prefix: string;
+  readonly name: string;
+  readonly handler: DirectHandler;
+}
+
+/** A path parameter the fast path takes as it is: no escapes to decode, within Fastify's length limit. */
+const PLAIN_PARAM = /^[A-Za-z0-9_-]{1,100}$/;
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * Answers the hot cached GETs (`/summary`, `/ticker`, `/orderbook/btc_usdt` ...) straight from the
+ * node:http request, ahead of Fastify: Fastify's request lifecycle and the hooks around it cost
+ * several times what sending a cached body does. It calls the same controller methods, with the same
+ * security headers, the same rate limit (the same limiter instance) and the same error bodies, so
+ * that its responses are those Fastify would give. Anything it is not sure to answer the same way
+ * (another method, a query string, an escape, a body, CORS) it leaves to Fastify.
+ */
+export class FastPath {
+  private readonly exact = new Map<string, DirectHandler>();
+  private readonly withParam: ParamRoute[] = [];
+
+  constructor(private readonly options: FastPathOptions) {
+    for (const [path, handler] of options.handlers) {
+      const colon = path.indexOf(':');
+      if (colon === -1) this.exact.set(path, handler);
+      else if (path.lastIndexOf('/') < colon && path.indexOf(':', colon + 1) === -1)
+        this.withParam.push({ prefix: path.slice(0, colon), name: path.slice(colon + 1), handler });
+    }
+  }
+
+  /** True when it answered `request`; false leaves it to Fastify, untouched. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || hasBody(request)) return false;
+    if (this.options.cors && request.headers.origin !== undefined) return false;
+    const url = request.url ?? '';
+    if (url.includes('?') || url.includes('%')) return false;
+    const apiRequest = this.route(url, request);
+    if (!apiRequest) return false;
+    const reply = new RawReply(response, this.options.headers);
+    const { rateLimit } = this.options;
+    if (rateLimit) {
+      const decision = rateLimit.hit(this.options.clientAddress(request));
+      reply.addHeaders(decision.headers);
+      if (decision.limited) {
+        fail(reply, rateLimit.error(decision));
+        return true;
+      }
+    }
+    try {
+      const answered = apiRequest.handler(apiRequest, reply);
+      if (answered) answered.catch((error: unknown) => fail(reply, error));
+    } catch (error) {
+      fail(reply, error);
+    }
+    return true;
+  }
+
+  private route(
+    url: string,
+    request: IncomingMessage,
+  ): (ApiRequest & { readonly handler: DirectHandler }) | undefined {
+    const exact = this.exact.get(url);
+    if (exact) return { handler: exact, headers: request.headers, params: NO_QUERY, query: NO_QUERY };
+    for (const route of this.withParam) {
+      if (!url.startsWith(route.prefix)) continue;
+      const value = url.slice(route.prefix.length);
+      if (!PLAIN_PARAM.test(value)) return undefined;
+      return {
+        handler: route.handler,
+        headers: request.headers,
+        params: { [route.name]: value },
+        query: NO_QUERY,
+      };
+    }
+    return undefined;
+  }
+}
+
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** The error as the exception filter answers it. */
+function fail(reply: RawReply, error: unknown): void {
+  const { status, body } = errorResponse(error);
+  if (reply.sent) return;
+  reply.status(status).header('cache-control', 'no-store').send(body);
+}

@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import type { ApiReply } from './api-http';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * An endpoint's reply written straight to node's response, as Fastify would write it: lower-case
+ * header names in the order they were set, `content-length` from the payload (none on a 304), an
+ * object as JSON.
+ */
+export class RawReply implements ApiReply {
+  private code = 200;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly response: ServerResponse,
+    headers: Readonly<Record<string, string>>,
+  ) {
+    this.headers = { ...headers };
+  }
+
+  /** The response has gone out: nothing more can be sent. */
+  get sent(): boolean {
+    return this.response.headersSent;
+  }
+
+  header(name: string, value: string): this {
+    this.headers[name.toLowerCase()] = value;
+    return this;
+  }
+
+  /** Sets several headers at once, in their order. */
+  addHeaders(headers: Readonly<Record<string, string>>): this {
+    Object.assign(this.headers, headers);
+    return this;
+  }
+
+  status(code: number): this {
+    this.code = code;
+    return this;
+  }
+
+  send(payload?: Buffer | object): this {
+    if (payload === undefined) {
+      if (this.code !== 204 && this.code !== 304) this.headers['content-length'] = '0';
+      this.response.writeHead(this.code, this.headers).end();
+      return this;
+    }
+    let bytes: Buffer | string;
+    if (Buffer.isBuffer(payload)) {
+      bytes = payload;
+    } else {
+      this.headers['content-type'] ??= JSON_TYPE;
+      bytes = JSON.stringify(payload);
+    }
+    this.headers['content-length'] = String(Buffer.byteLength(bytes));
+    this.response.writeHead(this.code, this.headers).end(bytes);
+    return this;
+  }
+}
