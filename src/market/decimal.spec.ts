@@ -29,6 +29,10 @@ describe('canonicalDecimal', () => {
     ['007', '7'],
     ['0.0', '0'],
     ['-0', '0'],
+    ['-0.000', '0'],
+    ['.5', '0.5'],
+    ['5.', '5'],
+    ['000.000', '0'],
     ['123456789.123456789012345678', '123456789.123456789012345678'],
   ])('%s -> %s', (input, expected) => {
     expect(canonicalDecimal(input)).toBe(expected);
@@ -36,6 +40,39 @@ describe('canonicalDecimal', () => {
 
   it.each(['', 'abc', '1.2.3', 'NaN', 'Infinity', '-1', '0x10', '1e', ' 1'])('rejects %j', (input) => {
     expect(() => canonicalDecimal(input)).toThrow(InvalidDecimalError);
+  });
+
+  it('gives what decimal arithmetic gives, and rejects what it rejects, for any sign, zeros and exponent', () => {
+    const reference = (text: string): string => {
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new InvalidDecimalError(text);
+      const value = new Decimal(text);
+      if (value.s < 0 && !value.eq(new Decimal('0'))) throw new InvalidDecimalError(text);
+      return value.abs().toFixed();
+    };
+    const outcome = (canonical: (text: string) => string, text: string) => {
+      try {
+        return canonical(text);
+      } catch (error) {
+        if (!(error instanceof InvalidDecimalError)) throw error;
+        return 'rejected';
+      }
+    };
+    const texts = fc.oneof(
+      fc
+        .tuple(
+          fc.constantFrom('', '', '-', '+'),
+          fc.stringMatching(/^0{0,3}[0-9]{0,6}$/),
+          fc.constantFrom('', '.'),
+          fc.stringMatching(/^[0-9]{0,8}0{0,4}$/),
+          fc.constantFrom('', '', 'e5', 'E-3', 'e+0', 'e'),
+        )
+        .map((parts) => parts.join('')),
+      fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '-', 'e', ' ', 'x'), maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(texts, (text) => expect(outcome(canonicalDecimal, text)).toBe(outcome(reference, text))),
+      { numRuns: 5000 },
+    );
   });
 
   it('maps equal values to equal text and keeps every digit', () => {

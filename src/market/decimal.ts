@@ -27,14 +27,27 @@ export class InvalidDecimalError extends Error {
 
 /** Plain notation without superfluous zeros: "0.5", "12", "0.000000000000000001". */
 const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+/** Plain notation with any zeros: sign, integer digits, fraction digits ("007.50", "1.", ".5"). */
+const PLAIN = /^(-?)(\d*)(?:\.(\d*))?$/;
 const DECIMAL_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const LEADING_ZEROS = /^0+/;
+const TRAILING_ZEROS = /0+$/;
 
 /**
  * The canonical text of a non-negative decimal (plain notation, no leading or trailing zeros),
  * so that equal values always have equal text. Accepts exponent notation and trailing zeros.
+ * Plain notation is trimmed as text; only exponent notation needs decimal arithmetic.
  */
 export function canonicalDecimal(text: string): string {
   if (CANONICAL.test(text)) return text;
+  const plain = PLAIN.exec(text);
+  if (plain !== null && (plain[2] !== '' || (plain[3] ?? '') !== '')) {
+    const integer = plain[2].replace(LEADING_ZEROS, '') || '0';
+    const fraction = (plain[3] ?? '').replace(TRAILING_ZEROS, '');
+    const canonical = fraction === '' ? integer : `${integer}.${fraction}`;
+    if (plain[1] === '-' && canonical !== '0') throw new InvalidDecimalError(text);
+    return canonical;
+  }
   if (!DECIMAL_TEXT.test(text)) throw new InvalidDecimalError(text);
   const value = new Decimal(text);
   if (value.s < 0 && !value.eq(ZERO)) throw new InvalidDecimalError(text);
