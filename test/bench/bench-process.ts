@@ -1,0 +1,165 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../support/redis-server';
+
+/** The build every benchmark runs: what production runs. */
+export const MAIN_SCRIPT = join(__dirname, '..', '..', 'dist', 'main.js');
+
+const CLOCK_TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+export interface MainProcessOptions {
+  /** The service's environment (ROLE, ports, upstream...), on top of a quiet log level. */
+  readonly env: Record<string, string>;
+  /** Node options, e.g. `--cpu-prof`. */
+  readonly nodeOptions?: readonly string[];
+}
+
+/**
+ * One `node dist/main.js` process (the gateway in some role, or the sandbox exchange), started the
+ * way a deployment starts it: its own process, configured by the environment only. Stderr is kept
+ * (the last few KB) for the error message when it dies.
+ */
+export class MainProcess {
+  readonly startedAt: number;
+  private output = '';
+
+  private constructor(
+    readonly name: string,
+    private readonly child: ChildProcess,
+  ) {
+    this.startedAt = performance.now();
+    const collect = (chunk: Buffer): void => {
+      this.output = (this.output + chunk.toString()).slice(-8_000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+  }
+
+  static spawn(name: string, options: MainProcessOptions): MainProcess {
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN_SCRIPT], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new MainProcess(name, child);
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** The last lines the process wrote, for error messages. */
+  recentOutput(): string {
+    return this.output.trim().split('\n').slice(-15).join('\n');
+  }
+
+  /** Waits until `url` answers 200 (or `accept` says yes); throws when the process dies or time runs out. */
+  async waitFor(
+    url: string,
+    timeoutMs: number,
+    accept = (status: number) => status === 200,
+  ): Promise<number> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (this.exited) throw new Error(`${this.name} exited:\n${this.recentOutput()}`);
+      const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        },
+        () => 0,
+      );
+      if (accept(status)) return performance.now();
+      if (performance.now() > deadline)
+        throw new Error(
+          `${this.name}: ${url} did not answer within ${timeoutMs} ms:\n${this.recentOutput()}`,
+        );
+      await sleep(50);
+    }
+  }
+
+  /** CPU time the process has used so far, in seconds (user and system). */
+  cpuSeconds(): number {
+    const fields = statFields(this.pid);
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  }
+
+  /** Resident set size now, in bytes. */
+  rssBytes(): number {
+    return Number(statFields(this.pid)[21]) * PAGE_BYTES;
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.exited) return;
+    const exited = once(this.child, 'exit');
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** The fields of /proc/{pid}/stat after the command name (Linux). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** A sandbox exchange as its own process (`ROLE=sandbox`), on a free loopback port. */
+export async function startSandboxProcess(
+  env: Record<string, string>,
+  readyTimeoutMs = 120_000,
+): Promise<{ process: MainProcess; url: string }> {
+  const port = await freePort();
+  const sandbox = MainProcess.spawn('sandbox', {
+    env: { ROLE: 'sandbox', HOST: '127.0.0.1', SANDBOX_PORT: String(port), ...env },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await sandbox.waitFor(`${url}/sandbox/flow`, readyTimeoutMs);
+  } catch (error) {
+    await sandbox.stop();
+    throw error;
+  }
+  return { process: sandbox, url };
+}
+
+/**
+ * The gateway's environment for ingesting from `upstreamUrl` (the sandbox, logged in as its demo
+ * user) and serving on `port` with the API's rate limit off, so that a benchmark's polling is not limited.
+ */
+export function gatewayEnv(upstreamUrl: string, port: number): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    RATE_LIMIT_PER_MINUTE: '0',
+    UPSTREAM_BASE_URL: upstreamUrl,
+    UPSTREAM_EMAIL: 'demo@example.com',
+    UPSTREAM_PASSWORD: 'demo',
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The p-th percentile (0-100) of `values` by nearest rank; NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export function progress(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+export { freePort };

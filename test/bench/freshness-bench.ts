@@ -1,0 +1,411 @@
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseMetrics, MetricSample } from '../support/metrics-text';
+import {
+  freePort,
+  gatewayEnv,
+  MainProcess,
+  percentile,
+  progress,
+  sleep,
+  startSandboxProcess,
+} from './bench-process';
+import { EmittedTop, ObservedTop, topKey, topLags } from './freshness-matching';
+import { describeMachine } from './machine';
+
+/**
+ * Freshness under a burst: the sandbox exchange (its own process) drives a fixed rate of book
+ * updates spread over its markets; the gateway (`node dist/main.js`, role `all`, state in memory)
+ * ingests them. Two phases on the same burst:
+ *
+ * 1. nobody polls the API: the gateway's CPU (from /proc) is its cost of ingesting at that rate, and
+ *    the event-loop delay p99 is prom-client's, read from /metrics at the start and end of the phase
+ *    (each read resets its histogram);
+ * 2. pollers watch the API: `/orderbook/{i}?depth=2` of some markets every few milliseconds, each
+ *    change of the top of the book recorded with the time it was first seen, and `/trades/{i}` of a
+ *    few markets, each new trade with the time it was first seen. The sandbox records every state of
+ *    the top of the watched books with its event time (`/sandbox/top-log`), and every trade carries
+ *    its own; lag = first seen - event time. A state the API skipped (several changes in one write)
+ *    counts as visible when a newer one is. The figures include the polling interval (a change is
+ *    seen up to one interval late), so they are upper bounds at that resolution.
+ *
+ *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s
+ *   ... freshness-bench.ts --full                                                about 2 minutes
+ *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway profiled
+ *
+ * Needs `npm run build` first (it runs dist/main.js).
+ */
+
+/** The issue's targets. */
+const TARGET_LAG_P99_MS = 250;
+const TARGET_INGEST_CORES = 0.5;
+
+interface Settings {
+  readonly markets: number;
+  readonly updatesPerSecond: number;
+  readonly phaseSeconds: number;
+  readonly settleSeconds: number;
+  readonly bookWatchers: number;
+  readonly tradeWatchers: number;
+  readonly bookPollMs: number;
+  readonly tradePollMs: number;
+  readonly profileDir?: string;
+}
+
+interface PhaseLoad {
+  readonly seconds: number;
+  readonly gatewayCores: number;
+  readonly sandboxCores: number;
+  /** Book versions the gateway applied per second, over every market. */
+  readonly appliedUpdatesPerSecond: number;
+  readonly eventLoopDelayP50Ms: number;
+  readonly eventLoopDelayP99Ms: number;
+  readonly eventLoopDelayMaxMs: number;
+}
+
+export interface FreshnessResult {
+  readonly settings: Settings;
+  readonly quiet: PhaseLoad;
+  readonly polled: PhaseLoad;
+  readonly book: LagFigures & { readonly observations: number; readonly pollsPerWatcherPerSecond: number };
+  readonly trades: LagFigures & { readonly pollsPerWatcherPerSecond: number };
+}
+
+interface LagFigures {
+  readonly samples: number;
+  readonly unseen: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      markets: { type: 'string', default: '200' },
+      rate: { type: 'string', default: '20000' },
+      seconds: { type: 'string' },
+      'book-watchers': { type: 'string', default: '10' },
+      'trade-watchers': { type: 'string', default: '4' },
+      'cpu-prof-dir': { type: 'string' },
+    },
+  });
+  const profileDir = values['cpu-prof-dir'] && resolve(values['cpu-prof-dir']);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const settings: Settings = {
+    markets: positive(values.markets, 'markets'),
+    updatesPerSecond: positive(values.rate, 'rate'),
+    phaseSeconds: positive(values.seconds ?? (values.full ? '30' : '10'), 'seconds'),
+    settleSeconds: values.full ? 5 : 3,
+    bookWatchers: positive(values['book-watchers'], 'book-watchers'),
+    tradeWatchers: positive(values['trade-watchers'], 'trade-watchers'),
+    bookPollMs: 20,
+    tradePollMs: 50,
+    profileDir,
+  };
+  const started = new Date();
+  const loadAtStart = loadavg()[0];
+  const result = await runFreshness(settings);
+  process.stdout.write(`${report(result, started, loadAtStart, process.argv.slice(2)).join('\n')}\n`);
+}
+
+export async function runFreshness(settings: Settings): Promise<FreshnessResult> {
+  progress(`freshness: sandbox with ${settings.markets} markets, quiet until the burst`);
+  const sandbox = await startSandboxProcess({
+    SANDBOX_MARKET_COUNT: String(settings.markets),
+    SANDBOX_FLOW_RATE: '0',
+    SANDBOX_HISTORY_HOURS: '1',
+  });
+  let gateway: MainProcess | undefined;
+  try {
+    const port = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${port}`;
+    gateway = MainProcess.spawn('gateway', {
+      env: { ROLE: 'all', ...gatewayEnv(sandbox.url, port) },
+      nodeOptions: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [],
+    });
+    await gateway.waitFor(`${gatewayUrl}/health/ready`, 120_000);
+    const instruments = await openInstruments(gatewayUrl);
+    if (instruments.length < settings.bookWatchers + settings.tradeWatchers)
+      throw new Error(`only ${instruments.length} open markets`);
+    const watchedBooks = instruments.slice(0, settings.bookWatchers);
+    const watchedTrades = instruments.slice(
+      settings.bookWatchers,
+      settings.bookWatchers + settings.tradeWatchers,
+    );
+
+    progress(
+      `freshness: burst of ${settings.updatesPerSecond} book updates/s; ${settings.settleSeconds} s to settle`,
+    );
+    await setBurst(sandbox.url, settings.updatesPerSecond);
+    await sleep(settings.settleSeconds * 1000);
+
+    progress(`freshness: ${settings.phaseSeconds} s unobserved (ingest CPU, event-loop delay)`);
+    const quiet = await measurePhase(
+      gateway,
+      sandbox.process,
+      gatewayUrl,
+      settings.phaseSeconds,
+      async () => {
+        await sleep(settings.phaseSeconds * 1000);
+      },
+    );
+
+    progress(
+      `freshness: ${settings.phaseSeconds} s watched (${watchedBooks.length} books, ${watchedTrades.length} trade lists)`,
+    );
+    await postJson(`${sandbox.url}/sandbox/top-log`, { instruments: watchedBooks });
+    const phaseStart = Date.now();
+    const watching = { on: true };
+    const bookWatches = watchedBooks.map((instrument) =>
+      watchBook(gatewayUrl, instrument, settings.bookPollMs, watching),
+    );
+    const tradeWatches = watchedTrades.map((instrument) =>
+      watchTrades(gatewayUrl, instrument, settings.tradePollMs, phaseStart, watching),
+    );
+    const polled = await measurePhase(
+      gateway,
+      sandbox.process,
+      gatewayUrl,
+      settings.phaseSeconds,
+      async () => {
+        await sleep(settings.phaseSeconds * 1000);
+      },
+    );
+    // The burst stops; the watchers go on until the last changes have reached the API.
+    await setBurst(sandbox.url, 0);
+    await sleep(2_000);
+    watching.on = false;
+    const books = await Promise.all(bookWatches);
+    const trades = await Promise.all(tradeWatches);
+    const watchedSeconds = (Date.now() - phaseStart) / 1000;
+
+    const bookLags: number[] = [];
+    let unseen = 0;
+    let observations = 0;
+    for (const [index, instrument] of watchedBooks.entries()) {
+      const emitted = await emittedTops(sandbox.url, instrument);
+      const matched = topLags(emitted, books[index].observed);
+      bookLags.push(...matched.lags);
+      unseen += matched.unseen;
+      observations += books[index].observed.length;
+    }
+    const tradeLags = trades.flatMap((watch) => watch.lags);
+    return {
+      settings,
+      quiet,
+      polled,
+      book: {
+        ...figures(bookLags, unseen),
+        observations,
+        pollsPerWatcherPerSecond: average(books.map((watch) => watch.polls)) / watchedSeconds,
+      },
+      trades: {
+        ...figures(tradeLags, 0),
+        pollsPerWatcherPerSecond: average(trades.map((watch) => watch.polls)) / watchedSeconds,
+      },
+    };
+  } finally {
+    await gateway?.stop();
+    await sandbox.process.stop();
+  }
+}
+
+async function measurePhase(
+  gateway: MainProcess,
+  sandbox: MainProcess,
+  gatewayUrl: string,
+  seconds: number,
+  during: () => Promise<void>,
+): Promise<PhaseLoad> {
+  const before = await metrics(gatewayUrl);
+  const gatewayCpu = gateway.cpuSeconds();
+  const sandboxCpu = sandbox.cpuSeconds();
+  const startedAt = performance.now();
+  await during();
+  const elapsed = (performance.now() - startedAt) / 1000;
+  const gatewayCores = (gateway.cpuSeconds() - gatewayCpu) / elapsed;
+  const sandboxCores = (sandbox.cpuSeconds() - sandboxCpu) / elapsed;
+  const after = await metrics(gatewayUrl);
+  const seconds_ = elapsed || seconds;
+  const eventLoop = (name: string): number =>
+    1000 * (value(after, `mdg_nodejs_eventloop_lag_${name}_seconds`) ?? NaN);
+  return {
+    seconds: seconds_,
+    gatewayCores,
+    sandboxCores,
+    appliedUpdatesPerSecond: (versionSum(after) - versionSum(before)) / seconds_,
+    eventLoopDelayP50Ms: eventLoop('p50'),
+    eventLoopDelayP99Ms: eventLoop('p99'),
+    eventLoopDelayMaxMs: eventLoop('max'),
+  };
+}
+
+/** Polls the top of one book; records each change with the time its response arrived. */
+async function watchBook(
+  gatewayUrl: string,
+  instrument: string,
+  intervalMs: number,
+  watching: { on: boolean },
+): Promise<{ observed: ObservedTop[]; polls: number }> {
+  const observed: ObservedTop[] = [];
+  let polls = 0;
+  let last = '';
+  while (watching.on) {
+    const sent = performance.now();
+    const response = await fetch(`${gatewayUrl}/orderbook/${instrument}?depth=2`);
+    const time = Date.now();
+    polls++;
+    if (response.ok) {
+      const book = (await response.json()) as { bids: string[][]; asks: string[][] };
+      const key = topKey(book.bids[0], book.asks[0]);
+      if (key !== last) observed.push({ time, key });
+      last = key;
+    } else await response.arrayBuffer();
+    await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
+  }
+  return { observed, polls };
+}
+
+/** Polls one market's trades; each trade of the phase gives a lag: first seen - its own timestamp. */
+async function watchTrades(
+  gatewayUrl: string,
+  instrument: string,
+  intervalMs: number,
+  since: number,
+  watching: { on: boolean },
+): Promise<{ lags: number[]; polls: number }> {
+  const seen = new Set<string>();
+  const lags: number[] = [];
+  let polls = 0;
+  while (watching.on) {
+    const sent = performance.now();
+    const response = await fetch(`${gatewayUrl}/trades/${instrument}`);
+    const time = Date.now();
+    polls++;
+    if (response.ok) {
+      const trades = (await response.json()) as {
+        tradeID: string | number;
+        trade_timestamp: string | number;
+      }[];
+      for (const trade of trades) {
+        const at = Number(trade.trade_timestamp);
+        if (at < since) break; // newest first: the rest is older
+        const id = String(trade.tradeID);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        lags.push(time - at);
+      }
+    } else await response.arrayBuffer();
+    await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
+  }
+  return { lags, polls };
+}
+
+async function emittedTops(sandboxUrl: string, instrument: string): Promise<EmittedTop[]> {
+  const response = await fetch(`${sandboxUrl}/sandbox/top-log/${instrument}`);
+  if (!response.ok) throw new Error(`top-log ${instrument}: ${response.status}`);
+  const log = (await response.json()) as {
+    changes: { time: number; bid: string[] | null; ask: string[] | null }[];
+  };
+  return log.changes.map((change) => ({ time: change.time, key: topKey(change.bid, change.ask) }));
+}
+
+/** Listed markets that are open (not frozen), by the gateway's /ticker. */
+async function openInstruments(gatewayUrl: string): Promise<string[]> {
+  const response = await fetch(`${gatewayUrl}/ticker`);
+  const tickers = (await response.json()) as Record<string, { isFrozen: string }>;
+  return Object.entries(tickers)
+    .filter(([, ticker]) => ticker.isFrozen === '0')
+    .map(([instrument]) => instrument);
+}
+
+async function setBurst(sandboxUrl: string, updatesPerSecond: number): Promise<void> {
+  await postJson(`${sandboxUrl}/sandbox/faults`, {
+    name: 'burst',
+    enabled: updatesPerSecond > 0,
+    ...(updatesPerSecond > 0 ? { updatesPerSecond } : {}),
+  });
+}
+
+async function postJson(url: string, body: unknown): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function metrics(gatewayUrl: string): Promise<MetricSample[]> {
+  const response = await fetch(`${gatewayUrl}/metrics`);
+  return parseMetrics(await response.text());
+}
+
+function value(samples: readonly MetricSample[], name: string): number | undefined {
+  return samples.find((sample) => sample.name === name)?.value;
+}
+
+function versionSum(samples: readonly MetricSample[]): number {
+  return samples.filter((sample) => sample.name === 'mdg_book_version').reduce((sum, s) => sum + s.value, 0);
+}
+
+function figures(lags: readonly number[], unseen: number): LagFigures {
+  return {
+    samples: lags.length,
+    unseen,
+    p50Ms: percentile(lags, 50),
+    p99Ms: percentile(lags, 99),
+    maxMs: percentile(lags, 100),
+  };
+}
+
+function average(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+}
+
+export function report(
+  result: FreshnessResult,
+  started: Date,
+  loadAtStart: number,
+  args: readonly string[],
+): string[] {
+  const { settings, quiet, polled, book, trades } = result;
+  const ratio = (measured: number, target: number): string =>
+    `**${(measured / target).toFixed(2)}** of the target${measured <= target ? '' : ' (missed)'}`;
+  const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
+  return [
+    `Run ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
+    `Machine: ${describeMachine()}`,
+    `Command: node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts${args.length ? ` ${args.join(' ')}` : ''}`,
+    `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
+    `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
+      `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle`,
+    '',
+    '| figure | unobserved phase | watched phase | target | measured / target |',
+    '| --- | ---: | ---: | ---: | --- |',
+    `| book updates/s the gateway applied | ${Math.round(quiet.appliedUpdatesPerSecond)} | ${Math.round(polled.appliedUpdatesPerSecond)} | ${settings.updatesPerSecond} | |`,
+    `| gateway CPU, cores | ${quiet.gatewayCores.toFixed(2)} | ${polled.gatewayCores.toFixed(2)} | ${TARGET_INGEST_CORES} | ${ratio(quiet.gatewayCores, TARGET_INGEST_CORES)} |`,
+    `| sandbox CPU, cores | ${quiet.sandboxCores.toFixed(2)} | ${polled.sandboxCores.toFixed(2)} | | |`,
+    `| event-loop delay p50 / p99 / max | ${ms(quiet.eventLoopDelayP50Ms)} / ${ms(quiet.eventLoopDelayP99Ms)} / ${ms(quiet.eventLoopDelayMaxMs)} | ${ms(polled.eventLoopDelayP50Ms)} / ${ms(polled.eventLoopDelayP99Ms)} / ${ms(polled.eventLoopDelayMaxMs)} | | |`,
+    `| book top lag p50 / p99 / max (${book.samples} changes, ${book.unseen} never shown; ${settings.bookWatchers} books polled ${book.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(book.p50Ms)} / ${ms(book.p99Ms)} / ${ms(book.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(book.p99Ms, TARGET_LAG_P99_MS)} |`,
+    `| trade lag p50 / p99 / max (${trades.samples} trades; ${settings.tradeWatchers} trade lists polled ${trades.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(trades.p50Ms)} / ${ms(trades.p99Ms)} / ${ms(trades.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(trades.p99Ms, TARGET_LAG_P99_MS)} |`,
+    '',
+  ];
+}
+
+function positive(text: string, name: string): number {
+  const parsed = Number(text);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
+  return parsed;
+}
+
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });

@@ -1,0 +1,65 @@
+import { OrderBook } from '../../src/market/order-book';
+import { TradeWindow } from '../../src/market/trade-window';
+import { RedisStateStore } from '../../src/store/redis-state-store';
+import { instrumentName, levelUpdates, marketState } from './memory-fixture';
+
+/**
+ * One measurement of the memory benchmark, in a fresh process so that nothing else is on its heap.
+ * `MEM_MODE=ingest`: builds what an ingest replica keeps per market (the order book and the
+ * 24-hour trade window, the real classes); `MEM_MODE=api`: reads what an API replica caches per
+ * market (the full book and the trade list) from the Redis at `MEM_REDIS_URL`. Prints
+ * `{ rssBefore, rssAfter, heapBefore, heapAfter }` in bytes, measured after full collections.
+ * Run with --expose-gc.
+ */
+async function main(): Promise<void> {
+  const mode = process.env.MEM_MODE;
+  const markets = Number(process.env.MEM_MARKETS);
+  const depth = Number(process.env.MEM_DEPTH);
+  const tradeCount = Number(process.env.MEM_TRADES);
+  const now = Number(process.env.MEM_NOW);
+  const kept: unknown[] = [];
+  let store: RedisStateStore | undefined;
+  if (mode === 'api') {
+    store = RedisStateStore.fromUrl(required('MEM_REDIS_URL'));
+    await store.ready();
+  }
+  const before = settled();
+  for (let index = 0; index < markets; index++) {
+    if (mode === 'ingest') {
+      const state = marketState(index, depth, tradeCount, now);
+      const book = new OrderBook();
+      book.replace(levelUpdates(state), 1, now);
+      book.takeChanges();
+      const window = new TradeWindow();
+      window.add(state.trades, now);
+      kept.push({ book, window });
+    } else if (store) {
+      const instrument = instrumentName(index);
+      kept.push({ book: await store.readBook(instrument), trades: await store.readTrades(instrument) });
+    }
+  }
+  const after = settled();
+  process.stdout.write(
+    `${JSON.stringify({ rssBefore: before.rss, rssAfter: after.rss, heapBefore: before.heapUsed, heapAfter: after.heapUsed, kept: kept.length })}\n`,
+  );
+  await store?.close();
+}
+
+function settled(): NodeJS.MemoryUsage {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage();
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
