@@ -1,19 +1,30 @@
 import 'reflect-metadata';
-import type { LogLevel as NestLogLevel } from '@nestjs/common';
+import { Logger as NestLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { ingests } from './app.module';
 import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
+import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
+import { NestPinoLogger } from './logging/nest-pino-logger';
+import { createRootLogger } from './logging/root-logger';
+import { registerSecret, registerUrlPassword } from './logging/secret-values';
 import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
 import { startApp } from './start-app';
 import { resolveUpstream } from './upstream/upstream-settings';
+
+const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+/** Until the configuration is read: errors of the start itself. */
+let logger: Logger = createRootLogger('info');
 
 function readConfig(): AppConfig {
   try {
     return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigValidationError) {
-      process.stderr.write(`${error.message}\n`);
+      // The problems name the bad keys; a secret's value is never among them.
+      logger.fatal({ problems: error.problems }, error.message);
       process.exit(1);
     }
     throw error;
@@ -21,7 +32,7 @@ function readConfig(): AppConfig {
 }
 
 /** Nest's levels for LOG_LEVEL: each level with every more severe one. */
-function nestLogLevels(level: LogLevel): NestLogLevel[] | false {
+function nestLogLevels(level: LogLevel): NestLogLevel[] {
   const ordered: [LogLevel, NestLogLevel][] = [
     ['fatal', 'fatal'],
     ['error', 'error'],
@@ -30,25 +41,68 @@ function nestLogLevels(level: LogLevel): NestLogLevel[] | false {
     ['debug', 'debug'],
     ['trace', 'verbose'],
   ];
-  if (level === 'silent') return false;
   const upTo = ordered.findIndex(([name]) => name === level);
   return ordered.slice(0, upTo + 1).map(([, nest]) => nest);
 }
 
-async function main(): Promise<void> {
-  const config = readConfig();
-  let sandbox: RunningSandbox | undefined;
-  if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
-    sandbox = await startSandbox(config, nestLogLevels(config.LOG_LEVEL));
-    process.stdout.write(`${describeSandbox(sandbox)}\n`);
-    if (config.ROLE === Role.Sandbox) return;
+/**
+ * Starts the in-process sandbox without the signal handlers Nest installs for it: they would close
+ * the exchange at the first signal, before the gateway drained, and then kill the process.
+ */
+async function startSandboxQuietly(config: AppConfig): Promise<RunningSandbox> {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const sandbox = await startSandbox(config, nestLogLevels(config.LOG_LEVEL));
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
   }
-  const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
-  const app = await startApp(config, upstream, nestLogLevels(config.LOG_LEVEL));
-  process.stdout.write(`Gateway (${config.ROLE}) listening on ${app.url}\n`);
+  return sandbox;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Fatal: ${(error as Error).stack ?? String(error)}\n`);
+async function main(): Promise<void> {
+  const config = readConfig();
+  registerSecret(config.UPSTREAM_PASSWORD);
+  registerUrlPassword(config.REDIS_URL);
+  logger = createRootLogger(config.LOG_LEVEL);
+  const nestLogger = new NestPinoLogger(logger);
+  NestLogger.overrideLogger(nestLogger);
+  const steps: ShutdownStep[] = [];
+  let sandbox: RunningSandbox | undefined;
+  if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
+    sandbox = await startSandboxQuietly(config);
+    logger.info({ sandbox: { url: sandbox.baseUrl } }, describeSandbox(sandbox));
+  }
+  if (config.ROLE !== Role.Sandbox) {
+    const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
+    const app = await startApp(config, upstream, nestLogger, logger.child({ context: 'http' }));
+    logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
+    steps.push(
+      { name: 'stop being ready', run: () => app.stopBeingReady() },
+      { name: 'let load balancers notice', run: () => sleep(config.SHUTDOWN_DELAY_MS) },
+      { name: 'drain HTTP', run: () => app.closeHttp() },
+      // Ingest: flush, release the leases, close the upstream connections; then the Redis connections.
+      { name: 'close the application', run: () => app.close() },
+    );
+  }
+  if (sandbox) steps.push({ name: 'close the sandbox', run: () => sandbox.close() });
+  installGracefulShutdown({
+    steps,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    logger,
+    signals: SHUTDOWN_SIGNALS,
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function die(error: unknown): void {
+  logger.fatal({ err: error }, `Fatal: ${(error as Error)?.message ?? String(error)}`);
   process.exit(1);
-});
+}
+
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+main().catch(die);

@@ -1,7 +1,8 @@
-import type { LogLevel } from '@nestjs/common';
+import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
+import type { Logger as PinoLogger } from 'pino';
 import { CoingeckoController } from './api/coingecko/coingecko.controller';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
 import { ApiServer } from './api/http/api-server';
@@ -16,30 +17,43 @@ import { ListingController } from './api/listing/listing.controller';
 import { setUpOpenApi } from './api/openapi';
 import { AppModule, servesApi } from './app.module';
 import { AppConfig } from './config/app-config';
+import { operationsOptions } from './health/fastify-operations';
+import { HttpMetrics, observeHttp } from './health/http-metrics';
+import { Readiness } from './health/readiness';
+import { drainHttpServer } from './lifecycle/drain-http';
 import { UpstreamSettings } from './upstream/upstream-settings';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
   readonly port: number;
   readonly url: string;
+  /** Reports not ready from now on (`/health/ready` answers 503): the first step of a shutdown. */
+  stopBeingReady(): void;
+  /** Stops accepting connections and waits for the requests under way to be answered. */
+  closeHttp(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts the gateway application for `config.ROLE` on `PORT` (0 picks a free port). */
+/**
+ * Starts the gateway application for `config.ROLE` on `PORT` (0 picks a free port). `logger` is
+ * Nest's (a `LoggerService` such as `NestPinoLogger`, or Nest's console logger at these levels),
+ * `httpLogger` the HTTP server's (none by default).
+ */
 export async function startApp(
   config: AppConfig,
   upstream?: UpstreamSettings,
-  logger: LogLevel[] | false = ['error', 'warn', 'log'],
+  logger: LoggerService | LogLevel[] | false = ['error', 'warn', 'log'],
+  httpLogger?: PinoLogger,
 ): Promise<RunningApp> {
   const trust = proxyTrust(config.TRUST_PROXY);
   const server = new ApiServer(config.REQUEST_TIMEOUT_MS, trust);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
-    new FastifyAdapter({ frameworkErrors, ...server.fastifyOptions() }),
+    new FastifyAdapter({ frameworkErrors, ...operationsOptions(httpLogger), ...server.fastifyOptions() }),
     // Fail with an error the caller sees, instead of exiting the process.
     { logger, abortOnError: false },
   );
-  app.enableShutdownHooks();
+  observeHttp(app.getHttpAdapter().getInstance(), app.get(HttpMetrics));
   app.useGlobalFilters(new ApiExceptionFilter());
   applySecurityHeaders(app);
   const corsOrigins = (config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
@@ -67,5 +81,12 @@ export async function startApp(
   await app.listen(config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+  return {
+    app,
+    port,
+    url: `http://${host}:${port}`,
+    stopBeingReady: () => app.get(Readiness).shutDown(),
+    closeHttp: () => drainHttpServer(app.getHttpServer(), () => app.getHttpAdapter().close()),
+    close: () => app.close(),
+  };
 }

@@ -84,6 +84,23 @@ export class AppConfig {
   @Min(1_000)
   STALE_AFTER_MS = 60_000;
 
+  /**
+   * On SIGTERM/SIGINT the process reports not ready at once and keeps serving this long before it
+   * stops accepting connections, so that load balancers take it out first.
+   */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DELAY_MS = 0;
+
+  /** A shutdown not finished this long after the signal is cut short: the process exits with status 1. */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(1_000)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
   /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */
   @IsOptional()
   @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })
