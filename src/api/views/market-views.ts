@@ -118,11 +118,14 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     if (cached && (cached.view.version === version || Date.now() - cached.fetchedAt < BOOK_REFRESH_MS))
       return cached.view;
     try {
-      return await this.bookLoads.run(instrument, async () => {
-        const view = await this.store.readBook(instrument);
-        if (view) this.books.set(instrument, { view, fetchedAt: Date.now() });
-        return view;
+      const view = await this.bookLoads.run(instrument, async () => {
+        const stored = await this.store.readBook(instrument);
+        if (stored) this.books.set(instrument, { view: stored, fetchedAt: Date.now() });
+        return stored;
       });
+      // A store that lost its contents (a restart without persistence) has no book until the writer
+      // puts it back: the last good one is served meanwhile, as while the store is unreachable.
+      return view ?? cached?.view;
     } catch (error) {
       if (!cached) throw error;
       this.logger.warn(
@@ -140,6 +143,9 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       return await this.tradeLoads.run(instrument, async () => {
         const trades = await this.store.readTrades(instrument);
+        // None stored after some were: the store lost its contents and the writer has not put them
+        // back yet. The last good list is served meanwhile; the 24-hour window still applies to it.
+        if (trades.length === 0 && cached && cached.trades.length > 0) return cached.trades;
         if (revision !== undefined) this.trades.set(instrument, { revision, trades });
         return trades;
       });

@@ -1,0 +1,132 @@
+import { eventually, head, trade } from '../../../test/store/state-store.contract';
+import { MarketCatalog } from '../../market/market-info';
+import { MemoryStateStore } from '../../store/memory-state-store';
+import { ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
+import { MarketViews } from './market-views';
+
+const BTC = 'btc_usdt';
+const NOW = Date.now();
+
+const CATALOG: MarketCatalog = {
+  markets: [
+    {
+      instrument: BTC,
+      baseAsset: 'BTC',
+      quoteAsset: 'USDT',
+      priceScale: 2,
+      amountScale: 8,
+      minAmount: '0.00000001',
+      priceDeviation: '0.1',
+      makerFee: '0.001',
+      takerFee: '0.002',
+      hidden: false,
+      status: 'Open',
+      side: 'Both',
+      isCustom: false,
+      createdAt: '2024-01-01T00:00:00Z',
+      updatedAt: '2024-06-01T00:00:00Z',
+    },
+  ],
+  assets: [],
+  refreshedAt: NOW,
+};
+
+/**
+ * A store whose server can restart empty, as Redis without persistence does: every call goes to the
+ * server of the moment, and change notices of each server reach the listeners.
+ */
+class RestartableStore implements StateStore {
+  private server = new MemoryStateStore();
+  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private forwarding = this.forward();
+
+  restartEmpty(): void {
+    this.forwarding();
+    this.server = new MemoryStateStore();
+    this.forwarding = this.forward();
+  }
+
+  write(batch: readonly InstrumentWrite[]) {
+    return this.server.write(batch);
+  }
+  writeCatalog(catalog: MarketCatalog) {
+    return this.server.writeCatalog(catalog);
+  }
+  readCatalog() {
+    return this.server.readCatalog();
+  }
+  readHeads(instruments: readonly string[]) {
+    return this.server.readHeads(instruments);
+  }
+  readBook(instrument: string) {
+    return this.server.readBook(instrument);
+  }
+  readTrades(instrument: string) {
+    return this.server.readTrades(instrument);
+  }
+  trimTrades(instruments: readonly string[], before: number) {
+    return this.server.trimTrades(instruments, before);
+  }
+  onChange(listener: (notice: ChangeNotice) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  onReset() {
+    return () => undefined;
+  }
+  health() {
+    return this.server.health();
+  }
+  close() {
+    return this.server.close();
+  }
+
+  private forward(): () => void {
+    return this.server.onChange((notice) => this.listeners.forEach((listener) => listener(notice)));
+  }
+}
+
+function bookWrite(version: number, tradesRevision: number, trades: string[] = []): InstrumentWrite {
+  return {
+    instrument: BTC,
+    replace: false,
+    head: head(BTC, version, { tradesRevision }),
+    levels: { bids: [[String(100 - version), '1']], asks: [[String(200 + version), '1']] },
+    tradesAdded: trades.map((id, index) => trade(id, NOW - 60_000 + index)),
+  };
+}
+
+describe('MarketViews when the store restarts empty', () => {
+  let store: RestartableStore;
+  let views: MarketViews;
+
+  beforeEach(async () => {
+    store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    await store.write([{ ...bookWrite(1, 1, ['t1', 't2']), replace: true }]);
+    views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+  });
+  afterEach(() => views.onApplicationShutdown());
+
+  it('serves the last good book and trades until the writer puts them back, instead of none', async () => {
+    expect((await views.book(BTC))?.version).toBe(1);
+    expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2']);
+    // A change the views hear of, but whose book and trades nobody reads before the restart.
+    await store.write([bookWrite(2, 2, ['t3'])]);
+    await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(2));
+
+    store.restartEmpty();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await views.book(BTC))?.version).toBe(1);
+    expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2']);
+
+    // The writer puts everything back.
+    await store.writeCatalog(CATALOG);
+    await store.write([{ ...bookWrite(3, 3, ['t1', 't2', 't3']), replace: true }]);
+    await eventually(async () => {
+      expect((await views.book(BTC))?.version).toBe(3);
+      expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2', 't3']);
+    });
+  });
+});
