@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { SandboxAccountsModule } from './accounts/accounts.module';
 import { ControlModule } from './control/control.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { HubModule } from './hub/hub.module';
+import { PrivateRestModule } from './private-rest/private-rest.module';
 import { SandboxRestModule } from './rest/rest.module';
 import { SandboxCoreModule } from './sandbox-core.module';
 import { SandboxUsersModule } from './users/users.module';
@@ -12,6 +14,8 @@ import { SandboxUsersModule } from './users/users.module';
     SandboxCoreModule,
     SandboxUsersModule,
     SandboxRestModule,
+    SandboxAccountsModule,
+    PrivateRestModule,
     HubModule,
     GatewayModule,
     ControlModule,

@@ -32,6 +32,8 @@ export async function startSandbox(
     logger,
     // Fail with an error the caller sees, instead of exiting the process.
     abortOnError: false,
+    // Private calls are signed over the body exactly as sent.
+    rawBody: true,
   });
   app.enableShutdownHooks();
   await app.listen(config.SANDBOX_PORT, config.HOST);
@@ -58,6 +60,7 @@ export function describeSandbox(sandbox: RunningSandbox): string {
     `           ${baseUrl}/marketdata/instruments/{instrument}/depth`,
     `           ${baseUrl}/marketdata/instruments/{instrument}/history`,
     `  Hub      ${baseUrl}/marketdata/info   (SignalR, stream "Book")`,
+    `  Private  ${baseUrl}/frontoffice/api/order, /orders, /balances, /stoporders ...   (signed, Key/Sign)`,
     `  Login    ${baseUrl}/api/v1/trade/auth   (demo@example.com / demo)`,
     `  Gateway  ${wsUrl}/WSGateway/`,
     `  Control  ${baseUrl}/sandbox/truth/{instrument}`,
