@@ -76,6 +76,7 @@ export async function startApp(
       rateLimit,
       clientAddress: clientAddress(trust),
       cors,
+      metrics: app.get(HttpMetrics),
     });
   }
   await app.listen(config.PORT, config.HOST);

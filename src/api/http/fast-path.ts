@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { HttpMetrics } from '../../health/http-metrics';
+import { REQUEST_ID_HEADER, requestIdOf } from '../../logging/request-id';
 import type { ApiRequest } from './api-http';
 import { ClientRateLimit } from './client-rate-limit';
 import { DirectHandler, DirectHandlers } from './direct-routes';
@@ -16,12 +19,19 @@ export interface FastPathOptions {
   readonly clientAddress: (request: IncomingMessage) => string;
   /** CORS is on: a request with an `Origin` goes to Fastify, which answers for CORS. */
   readonly cors: boolean;
+  /** Where Fastify's routes count their requests, so that the fast path's are counted alike. */
+  readonly metrics?: HttpMetrics;
 }
 
-interface ParamRoute {
+interface Route {
+  /** The route's pattern as Fastify knows it, for the metrics. */
+  readonly path: string;
+  readonly handler: DirectHandler;
+}
+
+interface ParamRoute extends Route {
   readonly prefix: string;
   readonly name: string;
-  readonly handler: DirectHandler;
 }
 
 /** A path parameter the fast path takes as it is: no escapes to decode, within Fastify's length limit. */
@@ -37,15 +47,15 @@ const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
  * (another method, a query string, an escape, a body, CORS) it leaves to Fastify.
  */
 export class FastPath {
-  private readonly exact = new Map<string, DirectHandler>();
+  private readonly exact = new Map<string, Route>();
   private readonly withParam: ParamRoute[] = [];
 
   constructor(private readonly options: FastPathOptions) {
     for (const [path, handler] of options.handlers) {
       const colon = path.indexOf(':');
-      if (colon === -1) this.exact.set(path, handler);
+      if (colon === -1) this.exact.set(path, { path, handler });
       else if (path.lastIndexOf('/') < colon && path.indexOf(':', colon + 1) === -1)
-        this.withParam.push({ prefix: path.slice(0, colon), name: path.slice(colon + 1), handler });
+        this.withParam.push({ path, prefix: path.slice(0, colon), name: path.slice(colon + 1), handler });
     }
   }
 
@@ -57,7 +67,14 @@ export class FastPath {
     if (url.includes('?') || url.includes('%')) return false;
     const apiRequest = this.route(url, request);
     if (!apiRequest) return false;
-    const reply = new RawReply(response, this.options.headers);
+    const started = performance.now();
+    const { metrics } = this.options;
+    const reply = new RawReply(
+      response,
+      { [REQUEST_ID_HEADER]: requestIdOf(request), ...this.options.headers },
+      metrics &&
+        ((status) => metrics.record('GET', apiRequest.path, status, (performance.now() - started) / 1000)),
+    );
     const { rateLimit } = this.options;
     if (rateLimit) {
       const decision = rateLimit.hit(this.options.clientAddress(request));
@@ -76,17 +93,15 @@ export class FastPath {
     return true;
   }
 
-  private route(
-    url: string,
-    request: IncomingMessage,
-  ): (ApiRequest & { readonly handler: DirectHandler }) | undefined {
+  private route(url: string, request: IncomingMessage): (ApiRequest & Route) | undefined {
     const exact = this.exact.get(url);
-    if (exact) return { handler: exact, headers: request.headers, params: NO_QUERY, query: NO_QUERY };
+    if (exact) return { ...exact, headers: request.headers, params: NO_QUERY, query: NO_QUERY };
     for (const route of this.withParam) {
       if (!url.startsWith(route.prefix)) continue;
       const value = url.slice(route.prefix.length);
       if (!PLAIN_PARAM.test(value)) return undefined;
       return {
+        path: route.path,
         handler: route.handler,
         headers: request.headers,
         params: { [route.name]: value },
@@ -105,6 +120,6 @@ function hasBody(request: IncomingMessage): boolean {
 /** The error as the exception filter answers it. */
 function fail(reply: RawReply, error: unknown): void {
   const { status, body } = errorResponse(error);
-  if (reply.sent) return;
+  if (reply.done) return;
   reply.status(status).header('cache-control', 'no-store').send(body);
 }

@@ -15,12 +15,14 @@ export class RawReply implements ApiReply {
   constructor(
     private readonly response: ServerResponse,
     headers: Readonly<Record<string, string>>,
+    /** Told the status once the response is handed to node. */
+    private readonly sent?: (status: number) => void,
   ) {
     this.headers = { ...headers };
   }
 
   /** The response has gone out: nothing more can be sent. */
-  get sent(): boolean {
+  get done(): boolean {
     return this.response.headersSent;
   }
 
@@ -44,6 +46,7 @@ export class RawReply implements ApiReply {
     if (payload === undefined) {
       if (this.code !== 204 && this.code !== 304) this.headers['content-length'] = '0';
       this.response.writeHead(this.code, this.headers).end();
+      this.sent?.(this.code);
       return this;
     }
     let bytes: Buffer | string;
@@ -55,6 +58,7 @@ export class RawReply implements ApiReply {
     }
     this.headers['content-length'] = String(Buffer.byteLength(bytes));
     this.response.writeHead(this.code, this.headers).end(bytes);
+    this.sent?.(this.code);
     return this;
   }
 }
