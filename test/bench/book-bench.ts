@@ -15,8 +15,10 @@ import { describeMachine } from './machine';
  * The order book engine against ccxt's, and the cost of exact decimals, on the same seeded delta
  * stream in the same process and run (see book-stream.ts for the stream).
  *
- *   npm run bench -- --only book          3 rounds over 150,000 updates per book size
- *   npm run bench -- --only book --full   7 rounds over 400,000 updates
+ *   npm run bench -- --only book                        3 rounds over 50,000 updates per book size
+ *   npm run bench -- --only book --full                 7 rounds over 300,000 updates
+ *   npm run bench -- --only book --section engine       the engine comparison alone (or: decimals)
+ *   npm run bench -- --only book --updates 100000 --rounds 5 --seed 7
  *
  * Run with --expose-gc (the runner does) so that every timed run starts from a collected heap.
  */
@@ -185,6 +187,12 @@ function benchEngines(stream: RecordedBookStream, rounds: number): EngineResult 
   };
 }
 
+/** How much formatting each timed run does: full-depth books, and messages of the whole path. */
+interface DecimalWork {
+  readonly formats: number;
+  readonly pathMessages: number;
+}
+
 interface DecimalResult {
   readonly levelsPerSide: number;
   readonly exactPerSecond: number;
@@ -252,7 +260,7 @@ function formatFloat(book: FloatOrderBook, priceScale: number, amountScale: numb
   });
 }
 
-function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResult {
+function benchDecimals(stream: RecordedBookStream, rounds: number, work: DecimalWork): DecimalResult {
   const prepared = prepare(stream);
   const { priceScale, amountScale } = stream;
   const applyExact = exactFrameApplier(stream.instrument);
@@ -285,7 +293,8 @@ function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResul
     ] as Contender<unknown>[],
     rounds,
   );
-  const formats = 20;
+  const { formats } = work;
+  const pathFrames = stream.hubFrames.slice(0, work.pathMessages);
   const format = timeRounds(
     [
       {
@@ -311,7 +320,7 @@ function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResul
         name: 'exact',
         prepare: exactBook,
         run: (book: OrderBook) =>
-          stream.hubFrames.forEach((frame, index) => {
+          pathFrames.forEach((frame, index) => {
             applyExact(book, frame);
             if (index % MESSAGES_PER_WRITE === 0) formatExact(book, priceScale, amountScale);
           }),
@@ -320,7 +329,7 @@ function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResul
         name: 'float',
         prepare: () => floatBook(prepared),
         run: (book: FloatOrderBook) =>
-          stream.hubFrames.forEach((frame, index) => {
+          pathFrames.forEach((frame, index) => {
             applyFloatFrame(book, frame);
             if (index % MESSAGES_PER_WRITE === 0) formatFloat(book, priceScale, amountScale);
           }),
@@ -340,8 +349,8 @@ function benchDecimals(stream: RecordedBookStream, rounds: number): DecimalResul
     formatExactPerSecond: rate(format, 'exact', formats),
     formatFloatPerSecond: rate(format, 'float', formats),
     formatRatio: rateRatio(format, 'exact', 'float'),
-    pathExactPerSecond: rate(path, 'exact', stream.hubFrames.length),
-    pathFloatPerSecond: rate(path, 'float', stream.hubFrames.length),
+    pathExactPerSecond: rate(path, 'exact', pathFrames.length),
+    pathFloatPerSecond: rate(path, 'float', pathFrames.length),
     pathRatio: rateRatio(path, 'exact', 'float'),
   };
 }
@@ -402,13 +411,13 @@ function main(): void {
       rounds: { type: 'string' },
       updates: { type: 'string' },
       seed: { type: 'string', default: '20261122' },
-      only: { type: 'string' },
+      section: { type: 'string' },
     },
   });
   const rounds = Number(values.rounds ?? (values.full ? 7 : 3));
-  const updates = Number(values.updates ?? (values.full ? 400_000 : 150_000));
+  const updates = Number(values.updates ?? (values.full ? 300_000 : 50_000));
   const seed = Number(values.seed);
-  const sections = values.only ? values.only.split(',') : ['engine', 'decimals'];
+  const sections = values.section ? values.section.split(',') : ['engine', 'decimals'];
   const started = new Date();
   const load = loadavg()[0];
   const engines: EngineResult[] = [];
@@ -416,7 +425,14 @@ function main(): void {
   for (const levelsPerSide of SIZES) {
     const stream = generateBookStream({ levelsPerSide, updates, seed });
     if (sections.includes('engine')) engines.push(benchEngines(stream, rounds));
-    if (sections.includes('decimals')) decimals.push(benchDecimals(stream, rounds));
+    if (sections.includes('decimals'))
+      decimals.push(
+        benchDecimals(
+          stream,
+          rounds,
+          values.full ? { formats: 20, pathMessages: 10_000 } : { formats: 5, pathMessages: 2_000 },
+        ),
+      );
   }
   const longest = Math.max(
     ...engines.flatMap((r) => [
@@ -450,6 +466,11 @@ function main(): void {
       '### Exact decimals against floats (hub frames parsed, applied, full depth formatted)',
       '',
       ...decimalTable(decimals),
+      '',
+      'Parse + apply: every frame through the hub protocol, the Book item codec and OrderBook, against JSON.parse ' +
+        'and the same book design on floats. Padded decimals: the same frames with every amount at 28 decimals, as C# ' +
+        'decimals print. Format: the full depth of both sides as `[price, amount]` text at the market scales. Whole ' +
+        `path: the stream's first messages applied, with one full-depth format every ${MESSAGES_PER_WRITE} messages.`,
       '',
     );
   }

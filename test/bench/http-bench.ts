@@ -19,6 +19,8 @@ import { ServerProcess } from './server-process';
  *   npm run bench                     about 4 minutes: 2 s per measurement, 5 rounds
  *   npm run bench -- --full           about 25 minutes: 10 s per measurement, 7 rounds
  *   npm run bench -- --scenario quiet --cpu-prof-dir prof   one scenario, the gateway profiled
+ *   (`npm run bench` runs every benchmark through run-all.ts, this one with --quick: 3 rounds;
+ *   `npm run bench -- --only http [arguments]` runs this one alone; the figures above are this file's own defaults)
  */
 
 interface Scenario {
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       full: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
       rounds: { type: 'string' },
       duration: { type: 'string' },
       connections: { type: 'string', default: '50' },
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
     durationSeconds: positive(values.duration ?? (values.full ? '10' : '2'), 'duration'),
     warmUpSeconds: values.full ? 2 : 1,
   };
-  const rounds = positive(values.rounds ?? (values.full ? '7' : '5'), 'rounds');
+  const rounds = positive(values.rounds ?? (values.full ? '7' : values.quick ? '3' : '5'), 'rounds');
   const scenarios = SCENARIOS.filter((scenario) => !values.scenario || scenario.name === values.scenario);
   if (scenarios.length === 0)
     throw new Error(`--scenario: one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
