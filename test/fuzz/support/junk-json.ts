@@ -145,7 +145,7 @@ function clone(value: JsonLike): JsonLike {
 
 function apply(root: JsonLike, change: Mutation): JsonLike {
   const all = paths(root);
-  if (all.length === 0) return change.kind === 'replace' ? change.value : root;
+  if (all.length === 0) return change.kind === 'replace' ? clone(change.value) : root;
   const path = all[change.pick % all.length];
   let parent = root as Record<string | number, JsonLike>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, JsonLike>;
@@ -154,7 +154,7 @@ function apply(root: JsonLike, change: Mutation): JsonLike {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   switch (change.kind) {
     case 'replace':
-      set(parent, last, change.value);
+      set(parent, last, clone(change.value));
       break;
     case 'remove':
       if (Array.isArray(parent)) parent.splice(last as number, 1);
@@ -168,8 +168,8 @@ function apply(root: JsonLike, change: Mutation): JsonLike {
         !Array.isArray(target) &&
         !(target instanceof RawJson)
       )
-        set(target, change.key, change.value);
-      else set(parent, last, [target, change.value]);
+        set(target, change.key, clone(change.value));
+      else set(parent, last, [target, clone(change.value)]);
       break;
     }
     case 'duplicate':
