@@ -13,9 +13,9 @@ describe('the mirror without a trade feed', () => {
 
   const get = (path: string) => request(stack.app.url).get(path);
 
-  /** The first answer of `path` that satisfies `done`, or the last one after 10 s. */
+  /** The first answer of `path` that satisfies `done`, or the last one after 20 s (a loaded machine starts slowly). */
   async function poll(path: string, done: (response: request.Response) => boolean) {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     let response = await get(path);
     while (!done(response) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
