@@ -199,7 +199,6 @@ export class PrivateRestClient {
   post<T>(path: string, fields: Record<string, unknown>, tampering: Tampering = {}): Promise<Reply<T>> {
     return this.send<T>(
       'POST',
-      path,
       () => {
         const body =
           tampering.bodyText ??
@@ -223,7 +222,6 @@ export class PrivateRestClient {
   ): Promise<Reply<T>> {
     return this.send<T>(
       method,
-      path,
       () => {
         const params = new URLSearchParams();
         params.set('ts', tampering.ts ?? new Date().toISOString());
@@ -239,7 +237,6 @@ export class PrivateRestClient {
 
   private async send<T>(
     method: string,
-    path: string,
     build: () => { url: string; payload: string; body?: string },
     tampering: Tampering,
   ): Promise<Reply<T>> {
