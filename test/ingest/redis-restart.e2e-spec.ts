@@ -15,8 +15,8 @@ describe('ingest through a Redis restart', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: String(FLOW) } });
-    await expectConverges(stack.sandbox, stack.store, LISTED, 15_000);
-  });
+    await expectConverges(stack.sandbox, stack.store, LISTED, 30_000);
+  }, 60_000);
   afterAll(() => stack.close());
 
   /** The catalogue as a replica of the API reads it from Redis. */
