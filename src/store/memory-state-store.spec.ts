@@ -22,6 +22,30 @@ describe('MemoryStateStore', () => {
     expect((await store.readHeads(['btc_usdt'])).get('btc_usdt')?.bookVersion).toBe(1);
   });
 
+  it("keeps its own copy of a write: the writer's objects may change afterwards", async () => {
+    const store = new MemoryStateStore();
+    const written = { ...head('btc_usdt', 1), bestBid: ['10', '2'], stats: { ...head('btc_usdt', 1).stats } };
+    const traded = {
+      id: '7',
+      instrument: 'btc_usdt',
+      price: '10',
+      amount: '1',
+      side: 'buy' as const,
+      time: 5,
+    };
+    await store.write([
+      { instrument: 'btc_usdt', replace: true, head: written as never, tradesAdded: [traded] },
+    ]);
+    written.bestBid[0] = '11';
+    written.stats.last = '11';
+    traded.price = '11';
+    const stored = (await store.readHeads(['btc_usdt'])).get('btc_usdt');
+    expect(stored?.bestBid).toEqual(['10', '2']);
+    expect(stored?.stats.last).toBe(head('btc_usdt', 1).stats.last);
+    expect((await store.readTrades('btc_usdt'))[0].price).toBe('10');
+    expect(Object.isFrozen(stored?.stats)).toBe(true);
+  });
+
   it('keeps a listener that throws from silencing the others', async () => {
     const warnings: string[] = [];
     const store = new MemoryStateStore({ logger: { warn: (message) => warnings.push(message) } });
