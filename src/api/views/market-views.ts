@@ -6,12 +6,21 @@ import { STATE_STORE } from '../../store/store.module';
 import { normalizeInstrument } from './instrument-name';
 import { SingleFlight } from './single-flight';
 
-/** Change notices are applied in batches this often. */
-const REFRESH_MS = 50;
+/**
+ * Change notices are applied this long after the first of a batch: a writer's flush announces all
+ * its instruments at once, and one read of their heads serves them all. Short, since every
+ * millisecond here is a millisecond of staleness on every endpoint.
+ */
+const NOTICE_BATCH_MS = 5;
+/** How often the full reload is considered (the catalogue and every head). */
+const TICK_MS = 250;
 /** Everything is reloaded this often, in case a change notice was lost (pub/sub is fire-and-forget). */
 const FULL_RELOAD_MS = 5_000;
-/** A full book is fetched again at most this often, however fast its version moves. */
-const BOOK_REFRESH_MS = 100;
+/**
+ * A full book is fetched again at most this often, however fast its version moves. With the
+ * writer's flush interval it bounds how stale a served book can be, so it is kept well under it.
+ */
+const BOOK_REFRESH_MS = 50;
 
 interface CachedBook {
   readonly view: BookView;
@@ -45,8 +54,10 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly bookLoads = new SingleFlight<string, BookView | undefined>();
   private readonly tradeLoads = new SingleFlight<string, readonly Trade[]>();
   private timer?: NodeJS.Timeout;
+  private noticeTimer?: NodeJS.Timeout;
   private lastFullReload = 0;
   private refreshing?: Promise<void>;
+  private refreshAgain = false;
   private unsubscribe?: () => void;
   private storeFailing = false;
 
@@ -56,15 +67,20 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     this.unsubscribe = this.store.onChange((notice) => {
       if (notice.kind === 'catalog') this.catalogDirty = true;
       else this.dirty.add(notice.instrument);
+      this.noticeTimer ??= setTimeout(() => {
+        this.noticeTimer = undefined;
+        this.startRefresh();
+      }, NOTICE_BATCH_MS);
     });
     await this.refresh();
     this.timer = setInterval(() => {
-      this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
-    }, REFRESH_MS);
+      if (Date.now() - this.lastFullReload >= FULL_RELOAD_MS || this.storeFailing) this.startRefresh();
+    }, TICK_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.noticeTimer);
     this.unsubscribe?.();
     await this.refreshing;
   }
@@ -156,6 +172,23 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       );
       return cached.trades;
     }
+  }
+
+  /**
+   * Runs a refresh, or, when one is running, one more after it: notices that came in during a read
+   * of the store must not wait for the next notice to be applied.
+   */
+  private startRefresh(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = this.refresh().finally(() => {
+      this.refreshing = undefined;
+      if (!this.refreshAgain) return;
+      this.refreshAgain = false;
+      this.startRefresh();
+    });
   }
 
   private async refresh(): Promise<void> {
