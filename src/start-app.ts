@@ -20,7 +20,7 @@ import { AppConfig } from './config/app-config';
 import { operationsOptions } from './health/fastify-operations';
 import { HttpMetrics, observeHttp } from './health/http-metrics';
 import { Readiness } from './health/readiness';
-import { drainHttpServer } from './lifecycle/drain-http';
+import { HttpDrain } from './lifecycle/drain-http';
 import { UpstreamSettings } from './upstream/upstream-settings';
 
 export interface RunningApp {
@@ -79,6 +79,7 @@ export async function startApp(
       metrics: app.get(HttpMetrics),
     });
   }
+  const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -87,7 +88,7 @@ export async function startApp(
     port,
     url: `http://${host}:${port}`,
     stopBeingReady: () => app.get(Readiness).shutDown(),
-    closeHttp: () => drainHttpServer(app.getHttpServer(), () => app.getHttpAdapter().close()),
+    closeHttp: () => drain.drain(() => app.getHttpAdapter().close()),
     close: () => app.close(),
   };
 }
