@@ -19,11 +19,17 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=deps --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
-COPY --chown=node:node package.json ./
-# The image writes nothing to its own filesystem, so it runs with a read-only root.
+# Owned by root and not writable by the user the process runs as: the image's code cannot be changed
+# at run time, and the process writes nothing to its filesystem, so it runs with a read-only root.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
 USER node
 EXPOSE 3000
-# node runs as PID 1 and handles SIGTERM itself (graceful shutdown drains HTTP and releases leases).
+# node runs as PID 1 and handles SIGTERM and SIGINT itself: readiness turns false, HTTP drains,
+# the ingest releases its leases and closes its connections, then it exits 0 (see README, Shutdown).
+STOPSIGNAL SIGTERM
+# For plain Docker; Kubernetes probes /health/live and /health/ready itself. No curl in the image.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/main.js"]
