@@ -135,6 +135,70 @@ describe('OrderBook', () => {
     );
   });
 
+  it('reports exactly the prices that changed: the applied ones, and after a snapshot every price before and after it', () => {
+    const byPrice = (side: BookSide) => (a: string, b: string) =>
+      (side === 'bid' ? -1 : 1) * new Decimal(a).cmp(new Decimal(b));
+    // Snapshots as the exchange sends them (ascending), reversed, or in any order.
+    const ordered = (updates: LevelUpdate[], order: 'ascending' | 'descending' | 'any') =>
+      order === 'any'
+        ? updates
+        : [...updates].sort(
+            (a, b) => (order === 'ascending' ? 1 : -1) * new Decimal(a.price).cmp(new Decimal(b.price)),
+          );
+    const steps = fc.array(
+      fc.oneof(
+        step,
+        fc
+          .tuple(
+            fc.array(update, { maxLength: 40 }),
+            fc.constantFrom('ascending', 'descending', 'any') as fc.Arbitrary<
+              'ascending' | 'descending' | 'any'
+            >,
+          )
+          .map(([updates, order]) => ({ kind: 'replace' as const, updates: ordered(updates, order) })),
+      ),
+      { maxLength: 300 },
+    );
+    fc.assert(
+      fc.property(steps, (steps) => {
+        const book = new OrderBook();
+        const model = new NaiveBook();
+        const changed = { bid: new Set<string>(), ask: new Set<string>() };
+        let replaced = false;
+        const take = (): void => {
+          const expected = (side: BookSide) =>
+            [...changed[side]].sort(byPrice(side)).map((p) => [p, model.sides[side].get(p) ?? '0']);
+          expect(book.takeChanges()).toEqual({ replaced, bids: expected('bid'), asks: expected('ask') });
+          changed.bid.clear();
+          changed.ask.clear();
+          replaced = false;
+        };
+        steps.forEach((s, index) => {
+          if (s.kind === 'apply') {
+            const before = model.sides[s.update.side].get(s.update.price);
+            model.apply(s.update);
+            if (model.sides[s.update.side].get(s.update.price) !== before)
+              changed[s.update.side].add(s.update.price);
+            book.apply(s.update);
+          } else if (s.kind === 'replace') {
+            for (const side of ['bid', 'ask'] as const)
+              for (const p of model.sides[side].keys()) changed[side].add(p);
+            model.replace(s.updates);
+            for (const side of ['bid', 'ask'] as const)
+              for (const p of model.sides[side].keys()) changed[side].add(p);
+            replaced = true;
+            book.replace(s.updates, index, index);
+            expectSameBook(book, model);
+          } else {
+            take();
+          }
+        });
+        take();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps prices apart that differ only in the 18th decimal', () => {
     const book = new OrderBook();
     book.apply(bid('12345678.123456789012345677', '1'));

@@ -38,7 +38,7 @@ const TOMBSTONE_SLACK = 1024;
  * while overwriting a value costs tens of nanoseconds.
  */
 class SortedBookSide {
-  private amounts = new Map<string, string | undefined>();
+  private amounts: Map<string, string | undefined> = new Map();
   private prices: string[] = [];
   private keys = new Float64Array(INITIAL_CAPACITY);
 
@@ -84,14 +84,88 @@ class SortedBookSide {
     return true;
   }
 
-  /** Replaces every level; `levels` holds each price once. */
-  load(levels: ReadonlyMap<string, string>): void {
-    const keyed = Array.from(levels.keys(), (price) => ({ price, key: this.direction * +price }));
-    keyed.sort((a, b) => this.compare(a.key, a.price, b.key, b.price));
-    this.amounts = new Map(levels);
-    this.prices = keyed.map((level) => level.price);
-    this.keys = new Float64Array(Math.max(INITIAL_CAPACITY, nextPowerOfTwo(keyed.length)));
-    keyed.forEach((level, index) => (this.keys[index] = level.key));
+  /**
+   * Replaces every level, taking `levels` (each price once) as its own. Snapshots arrive sorted (the
+   * exchange sends both sides ascending), so the order is checked in one pass and sorted only when it is
+   * neither ascending nor descending.
+   */
+  load(levels: Map<string, string>): void {
+    const prices = Array.from(levels.keys());
+    const count = prices.length;
+    const keys = new Float64Array(Math.max(INITIAL_CAPACITY, nextPowerOfTwo(count)));
+    let ascending = true;
+    let descending = true;
+    for (let i = 0; i < count; i++) {
+      keys[i] = this.direction * +prices[i];
+      if (i > 0) {
+        const order = this.compare(keys[i - 1], prices[i - 1], keys[i], prices[i]);
+        if (order > 0) ascending = false;
+        else descending = false;
+      }
+    }
+    if (!ascending && descending) {
+      prices.reverse();
+      keys.subarray(0, count).reverse();
+    } else if (!ascending) {
+      const order = Array.from(prices.keys()).sort((a, b) =>
+        this.compare(keys[a], prices[a], keys[b], prices[b]),
+      );
+      const sortedKeys = order.map((index) => keys[index]);
+      const sortedPrices = order.map((index) => prices[index]);
+      keys.set(sortedKeys);
+      sortedPrices.forEach((price, index) => (prices[index] = price));
+    }
+    this.amounts = levels;
+    this.prices = prices;
+    this.keys = keys;
+  }
+
+  /**
+   * The levels as they stand, for `changesSince` after a `load`: load replaces the arrays and the Map
+   * rather than changing them, so the view stays as it was.
+   */
+  view(): SideView {
+    return { prices: this.prices, keys: this.keys, amounts: this.amounts };
+  }
+
+  /**
+   * Best first: every price of `before` and of this side now, and the `extra` prices, each once with its
+   * amount now ("0" when gone). Both sides are sorted already, so they are merged in one pass.
+   */
+  changesSince(before: SideView, extra: ReadonlySet<string>): PriceLevel[] {
+    const merged: PriceLevel[] = [];
+    let old = before.prices.length - 1;
+    let now = this.prices.length - 1;
+    while (old >= 0 || now >= 0) {
+      let price: string;
+      if (old < 0) price = this.prices[now--];
+      else if (now < 0) price = before.prices[old--];
+      else {
+        const current = this.prices[now];
+        const previous = before.prices[old];
+        if (current === previous) {
+          price = current;
+          now--;
+          old--;
+        } else if (this.compare(this.keys[now], current, before.keys[old], previous) > 0) {
+          price = current;
+          now--;
+        } else {
+          price = previous;
+          old--;
+        }
+      }
+      merged.push([price, this.amounts.get(price) ?? '0']);
+    }
+    // Prices set and removed again since the snapshot are in neither; rare enough to sort all anew.
+    const others = [...extra].filter(
+      (price) => before.amounts.get(price) === undefined && this.amounts.get(price) === undefined,
+    );
+    if (others.length === 0) return merged;
+    return this.sortBestFirst([...merged.map(([price]) => price), ...others]).map((price) => [
+      price,
+      this.amounts.get(price) ?? '0',
+    ]);
   }
 
   /** Best first. */
@@ -161,6 +235,13 @@ class SortedBookSide {
   }
 }
 
+/** One side's levels at a moment: prices worst first, their float keys, amounts (undefined = removed). */
+interface SideView {
+  readonly prices: readonly string[];
+  readonly keys: Float64Array;
+  readonly amounts: ReadonlyMap<string, string | undefined>;
+}
+
 function nextPowerOfTwo(value: number): number {
   let power = 1;
   while (power < value) power *= 2;
@@ -182,7 +263,8 @@ export class OrderBook {
   private readonly trackChanges: boolean;
   private readonly changedBids = new Set<string>();
   private readonly changedAsks = new Set<string>();
-  private replacedSinceTake = false;
+  /** The book's levels before the first snapshot since the last take, when one came. */
+  private before?: { readonly bids: SideView; readonly asks: SideView };
 
   constructor(options: OrderBookOptions = {}) {
     this.trackChanges = options.trackChanges ?? true;
@@ -205,11 +287,14 @@ export class OrderBook {
       else levels.set(update.price, update.amount);
     }
     if (this.trackChanges) {
-      for (const price of this.bids.allPrices()) this.changedBids.add(price);
-      for (const price of this.asks.allPrices()) this.changedAsks.add(price);
-      for (const price of bids.keys()) this.changedBids.add(price);
-      for (const price of asks.keys()) this.changedAsks.add(price);
-      this.replacedSinceTake = true;
+      if (this.before === undefined) {
+        // The levels this snapshot replaces, for takeChanges to report with the new ones.
+        this.before = { bids: this.bids.view(), asks: this.asks.view() };
+      } else {
+        // A second snapshot before the take: the levels of the first one changed as well.
+        for (const price of this.bids.allPrices()) this.changedBids.add(price);
+        for (const price of this.asks.allPrices()) this.changedAsks.add(price);
+      }
     }
     this.bids.load(bids);
     this.asks.load(asks);
@@ -274,14 +359,20 @@ export class OrderBook {
 
   /** The levels changed since the last take, with their final amounts ("0" = removed), best first; then forgets them. */
   takeChanges(): BookChanges {
+    const before = this.before;
     const changes: BookChanges = {
-      replaced: this.replacedSinceTake,
-      bids: this.changedLevels(this.bids, this.changedBids),
-      asks: this.changedLevels(this.asks, this.changedAsks),
+      replaced: before !== undefined,
+      // After a snapshot, every level of the book before it and of the book now, with any other changed price.
+      bids: before
+        ? this.bids.changesSince(before.bids, this.changedBids)
+        : this.changedLevels(this.bids, this.changedBids),
+      asks: before
+        ? this.asks.changesSince(before.asks, this.changedAsks)
+        : this.changedLevels(this.asks, this.changedAsks),
     };
     this.changedBids.clear();
     this.changedAsks.clear();
-    this.replacedSinceTake = false;
+    this.before = undefined;
     return changes;
   }
 
