@@ -308,6 +308,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
           this.tradeFeed.open(market, {
             onTrades: (trades) => pipeline.addTrades(trades),
             newestTradeTime: () => pipeline.newestTradeTime(),
+            onCaughtUp: () => pipeline.markTradesCaughtUp(),
           }),
         );
       } else if (market.gateway) {

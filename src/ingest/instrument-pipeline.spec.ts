@@ -1,5 +1,6 @@
 import { BookMessage, LevelUpdate } from '../market/book-update';
 import { MarketInfo } from '../market/market-info';
+import { Trade } from '../market/trade';
 import { ResyncReason } from '../market/book-synchronizer';
 import { BookFeed, BookFeedListener } from './feeds/book-feed';
 import { InstrumentPipeline } from './instrument-pipeline';
@@ -26,6 +27,8 @@ const BASE: LevelUpdate[] = [
   { side: 'bid', price: '100', amount: '1' },
   { side: 'ask', price: '101', amount: '2' },
 ];
+
+const TRADE: Trade = { id: '1', instrument: INSTRUMENT, price: '100', amount: '1', side: 'buy', time: 900 };
 
 const message = (version: number, snapshot: boolean, updates: LevelUpdate[]): BookMessage => ({
   instrument: INSTRUMENT,
@@ -135,12 +138,16 @@ describe('InstrumentPipeline first write', () => {
     feed = new ScriptedFeed();
   });
 
-  it('waits for a live book and the first trades, then replaces the stored state under its fence', () => {
+  it('waits for a live book and every trade of the window, then replaces the stored state under its fence', () => {
     const pipeline = open('live', 5_000);
     expect(pipeline.takeWrite()).toBeUndefined();
     feed.listener!.onMessage(message(10, true, BASE));
     expect(pipeline.takeWrite()).toBeUndefined();
-    pipeline.addTrades([]);
+    // A subscription's few last trades, while older ones are still paged from the history: writing
+    // now would replace the stored trades of the last 24 hours with these few.
+    pipeline.addTrades([TRADE]);
+    expect(pipeline.takeWrite()).toBeUndefined();
+    pipeline.markTradesCaughtUp();
     const write = pipeline.takeWrite()!;
     expect(write).toMatchObject({
       replace: true,

@@ -35,9 +35,10 @@ export interface PipelineOptions {
   readonly now: () => number;
   readonly events: PipelineEvents;
   /**
-   * The first write waits up to this long for a live book (and, with a trade feed, its first trades),
-   * so that an instrument taken over from another writer does not replace the stored state with an
-   * empty book while it syncs; 0 writes at once.
+   * The first write waits up to this long for a live book (and, with a trade feed, every trade of the
+   * last 24 hours), so that an instrument taken over from another writer does not replace the stored
+   * state with an empty book, or the stored trades with the few of a subscription's snapshot, while
+   * it syncs; 0 writes at once.
    */
   readonly firstWriteWaitMs?: number;
 }
@@ -70,7 +71,7 @@ export class InstrumentPipeline {
   private replaceNeeded = true;
   private readonly createdAt: number;
   private written = false;
-  private tradesHeard = false;
+  private tradesCaughtUp = false;
   fence?: WriteFence;
 
   constructor(private readonly options: PipelineOptions) {
@@ -153,7 +154,6 @@ export class InstrumentPipeline {
   }
 
   addTrades(trades: readonly Trade[]): void {
-    this.tradesHeard = true;
     const added = this.window.add(trades, this.options.now());
     this.lastEventAt = this.options.now();
     this.changed = true;
@@ -226,9 +226,14 @@ export class InstrumentPipeline {
     return write;
   }
 
-  /** Has what the stored state of a live instrument needs: a live book, and trades when there is a feed. */
+  /** The trade feed has delivered every trade of the window: nothing older is still being fetched. */
+  markTradesCaughtUp(): void {
+    this.tradesCaughtUp = true;
+  }
+
+  /** Has what the stored state of a live instrument needs: a live book, and its 24 hours of trades when there is a feed. */
   private warmedUp(): boolean {
-    return this.sync.state === 'live' && (this.options.tradeFeed !== 'live' || this.tradesHeard);
+    return this.sync.state === 'live' && (this.options.tradeFeed !== 'live' || this.tradesCaughtUp);
   }
 
   private head(now: number): InstrumentHead {

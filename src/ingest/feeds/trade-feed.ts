@@ -11,6 +11,11 @@ export interface TradeFeedListener {
   onTrades(trades: readonly Trade[]): void;
   /** Time of the newest trade already known, so that a fresh snapshot can tell whether it left a gap. */
   newestTradeTime(): number | undefined;
+  /**
+   * Every trade since the newest one known (on a cold start: of the last 24 hours) has arrived: the
+   * subscription's snapshot reached back far enough, or the trade history filled the gap.
+   */
+  onCaughtUp(): void;
 }
 
 export interface TradeFeedSubscription {
@@ -56,7 +61,7 @@ export class TradeFeed {
             const oldest = trades[0]?.time;
             if (trades.length >= this.options.snapshotCount && oldest !== undefined && oldest > known) {
               backfill.request({ from: known, to: oldest });
-            }
+            } else if (backfill.pending === undefined) listener.onCaughtUp();
           },
           onTrades: (trades) => listener.onTrades(trades),
           onError: (error) =>
@@ -77,7 +82,7 @@ export class TradeFeed {
     const names = new Map([[instrumentId, market.instrument]]);
     const span = (range: TradeRange) =>
       `${new Date(range.from).toISOString()} to ${new Date(range.to).toISOString()}`;
-    return new TradeBackfill({
+    const backfill: TradeBackfill = new TradeBackfill({
       fetch: (range) =>
         this.history.getTradesHistory({
           names,
@@ -88,11 +93,13 @@ export class TradeFeed {
       deliver: (trades, range) => {
         this.logger.log(`${market.instrument}: ${trades.length} trades from ${span(range)} backfilled`);
         listener.onTrades(trades);
+        if (backfill.pending === undefined) listener.onCaughtUp();
       },
       onFailed: (error, range) =>
         this.logger.warn(
           `${market.instrument}: trades from ${span(range)} not backfilled yet, retrying: ${error.message}`,
         ),
     });
+    return backfill;
   }
 }
