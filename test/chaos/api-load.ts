@@ -110,3 +110,19 @@ export class ApiLoad {
     await sleep(50);
   }
 }
+
+/** Resolves once a process answers every path with 200 (its books and trades loaded). */
+export async function untilServing(url: string, paths: readonly string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const statuses = await Promise.all(
+      paths.map(async (path) => {
+        const response = await fetch(`${url}${path}`).catch(() => undefined);
+        await response?.text();
+        return response?.status;
+      }),
+    );
+    if (statuses.every((status) => status === 200)) return;
+    await sleep(100);
+  }
+}

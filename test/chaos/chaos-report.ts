@@ -65,8 +65,8 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
     '',
     `- Converged at start in ${result.initialConvergeMs} ms.`,
     `- Requests served: ${result.load.served}; failed: ${result.load.failed}${failures ? ` (${failures})` : ''}; refused while the only API process was deliberately down: ${result.load.refusedInOutage}.`,
-    `- Trades lost (in the truth, not served at the end): ${result.lostTrades.length}; trades served twice at any moment: ${result.doubledTrades.length}.`,
-    `- Checker rounds while the market moved: ${result.checkerRounds}; violations (crossed or unordered books, trades not in the truth or with other figures, doubled trades): ${result.violations.length}.`,
+    `- Trades lost (in the truth, not served at the end): ${result.lostTrades.length}; trades served twice at any moment: ${result.doubledTrades.length}; trades served and later missing for a while: ${result.vanishedTrades.length}.`,
+    `- Checker rounds while the market moved: ${result.checkerRounds}; violations (crossed or unordered books, trades not in the truth, with other figures, doubled or vanished): ${result.violations.length}.`,
     `- Final convergence: ${result.finalConvergence.converged ? `${result.finalConvergence.ms} ms` : `not within the bound (${result.finalConvergence.detail})`}.`,
     ...(notConverged.length > 0
       ? [

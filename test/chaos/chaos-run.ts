@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const clean =
     result.lostTrades.length === 0 &&
     result.doubledTrades.length === 0 &&
+    result.vanishedTrades.length === 0 &&
     result.violations.length === 0 &&
     result.load.failed === 0 &&
     result.faults.every((fault) => fault.converged) &&

@@ -82,16 +82,27 @@ export class ChaosStack {
     readonly api: readonly ReplicaSlot[],
   ) {}
 
-  static async start(mode: ChaosMode, flowRate: number): Promise<ChaosStack> {
+  /** `overrides` replace settings of the sandbox (`SANDBOX_*`) and of the ingest processes. */
+  static async start(
+    mode: ChaosMode,
+    flowRate: number,
+    overrides: { readonly sandbox?: Record<string, string>; readonly ingest?: Record<string, string> } = {},
+  ): Promise<ChaosStack> {
     const sandbox = await startTestSandbox({
       SANDBOX_FLOW_RATE: String(flowRate),
       SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
+      ...overrides.sandbox,
     });
     const redis = await startRedisServer();
     if (!redis.canKill)
       throw new Error('the chaos run kills Redis: unset REDIS_URL to give it a private one');
     const common = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '0' };
-    const ingestEnv = { ...common, ...INGEST_SETTINGS, UPSTREAM_BASE_URL: sandbox.baseUrl };
+    const ingestEnv = {
+      ...common,
+      ...INGEST_SETTINGS,
+      UPSTREAM_BASE_URL: sandbox.baseUrl,
+      ...overrides.ingest,
+    };
     const ingest =
       mode === 'single'
         ? [new ReplicaSlot('gateway-1', 'all', ingestEnv)]

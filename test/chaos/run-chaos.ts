@@ -1,7 +1,7 @@
 import { LISTED } from '../support/fault-cases';
 import { sleep } from '../support/fault-run';
 import { setFault, setFlow } from '../support/truth';
-import { ApiLoad, LoadCounts } from './api-load';
+import { ApiLoad, LoadCounts, untilServing } from './api-load';
 import { ChaosMode, ChaosStack } from './chaos-stack';
 import { CHAOS_FAULT_KINDS, ChaosFaultKind, faultSchedule, isPulse, ScheduledFault } from './fault-schedule';
 import { ContinuousChecker, untilConverged, Violation } from './truth-checker';
@@ -49,13 +49,15 @@ export interface ChaosResult {
   readonly violations: readonly Violation[];
   /** Trades (`instrument:id`) served twice at any moment of the run. */
   readonly doubledTrades: readonly string[];
+  /** Trades served once and missing from a later answer of the same process, while in the window. */
+  readonly vanishedTrades: readonly string[];
   /** Trades of the truth the API still did not serve at the end of the run. */
   readonly lostTrades: readonly string[];
   readonly finalConvergence: { readonly converged: boolean; readonly ms: number; readonly detail: string };
 }
 
 /** The paths an aggregator polls, over every listed market. */
-function loadPaths(instruments: readonly string[]): string[] {
+export function loadPaths(instruments: readonly string[]): string[] {
   return [
     '/summary',
     '/ticker',
@@ -164,6 +166,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       checkerRounds: checked.rounds,
       violations: checked.violations,
       doubledTrades: [...new Set([...checked.doubled, ...final.doubled])],
+      vanishedTrades: checked.vanished,
       lostTrades: final.missing,
       finalConvergence: { converged: final.converged, ms: final.ms, detail: final.detail },
     };
@@ -223,21 +226,5 @@ async function inject(
       await sleep(fault.holdMs);
       if (!isPulse(fault.kind)) await setFault(sandbox, fault.kind, false);
       return undefined;
-  }
-}
-
-/** Resolves once a restarted process answers every path again (its books and trades loaded). */
-async function untilServing(url: string, paths: readonly string[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const statuses = await Promise.all(
-      paths.map(async (path) => {
-        const response = await fetch(`${url}${path}`).catch(() => undefined);
-        await response?.text();
-        return response?.status;
-      }),
-    );
-    if (statuses.every((status) => status === 200)) return;
-    await sleep(100);
   }
 }

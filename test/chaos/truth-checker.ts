@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../src/market/trade-window';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { sleep } from '../support/fault-run';
 import { readTruth } from '../support/truth';
@@ -25,6 +26,10 @@ export class ContinuousChecker {
   private readonly violations: Violation[] = [];
   /** Ids of every trade ever served twice in one response. */
   private readonly doubled = new Set<string>();
+  /** Ids of every trade that one answer had and a later answer of the same process lacked. */
+  private readonly vanished = new Set<string>();
+  /** The trade ids of each process's last answer, by URL and instrument. */
+  private readonly lastServed = new Map<string, ReadonlySet<string>>();
   private rounds = 0;
   private loop: Promise<void> | undefined;
   private stopped = false;
@@ -40,10 +45,15 @@ export class ContinuousChecker {
     this.loop = this.run();
   }
 
-  async stop(): Promise<{ rounds: number; violations: Violation[]; doubled: string[] }> {
+  async stop(): Promise<{ rounds: number; violations: Violation[]; doubled: string[]; vanished: string[] }> {
     this.stopped = true;
     await this.loop;
-    return { rounds: this.rounds, violations: [...this.violations], doubled: [...this.doubled] };
+    return {
+      rounds: this.rounds,
+      violations: [...this.violations],
+      doubled: [...this.doubled],
+      vanished: [...this.vanished],
+    };
   }
 
   private async run(): Promise<void> {
@@ -72,6 +82,15 @@ export class ContinuousChecker {
     if (difference.extra.length > 0) record(`trades not in the truth: ${difference.extra.join(', ')}`);
     if (difference.differing.length > 0)
       record(`trades with other figures: ${difference.differing.join(', ')}`);
+    // A trade of the 24-hour window, once served, is served until it leaves the window.
+    const now = Date.now();
+    const inWindow = new Set(truth.trades.filter((t) => t.time > now - DAY_MS).map((t) => t.id));
+    const served = new Set(trades.map((t) => t.id));
+    const key = `${url} ${instrument}`;
+    const gone = [...(this.lastServed.get(key) ?? [])].filter((id) => inWindow.has(id) && !served.has(id));
+    this.lastServed.set(key, served);
+    for (const id of gone) this.vanished.add(`${instrument}:${id}`);
+    if (gone.length > 0) record(`${gone.length} trades served before are missing now`);
   }
 }
 
