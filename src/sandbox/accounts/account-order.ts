@@ -23,6 +23,8 @@ export interface AccountOrder {
   readonly price: bigint;
   readonly amount: bigint;
   readonly clientOrderId?: string;
+  /** A reserve order's slice size: the amount the book shows of it at a time. */
+  readonly displayAmount?: bigint;
   readonly source: OrderSource;
   /** Unix milliseconds. */
   readonly createdAt: number;

@@ -35,6 +35,21 @@ export interface PlaceOrderRequest {
   readonly timeInForce: TimeInForce;
   /** A UUID other than the all-zero one, unique among the account's open orders. */
   readonly clientOrderId?: string;
+  /**
+   * A reserve (iceberg) limit order: only this much of it is in the book at a time; when that slice
+   * is filled the next one joins the book, behind the orders already at its price.
+   */
+  readonly displayAmount?: string;
+  /** One-cancels-other: a working order of the same account whose first execution cancels this one. */
+  readonly ocoOrderId?: number;
+}
+
+/** A stop order that follows the price: its activation price keeps `amount` away from the best last price seen. */
+export interface TrailingRequest {
+  /** Distance of the activation price from the last price, in price text. */
+  readonly amount: string;
+  /** A trailing limit order is placed this far beyond the activation price (above for a buy, below for a sell). */
+  readonly limitOffset?: string;
 }
 
 export interface StopOrderRequest {
@@ -45,6 +60,8 @@ export interface StopOrderRequest {
   readonly requestedPrice: string;
   readonly activationPrice: string;
   readonly timeInForce: StopTimeInForce;
+  /** Trailing: the activation price starts `trailing.amount` from the last price and follows it. */
+  readonly trailing?: TrailingRequest;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,13 +98,20 @@ export class SandboxAccounts {
   private readonly accountIds = new Set<number>();
   private readonly ordersById = new Map<number, MutableAccountOrder>();
   private readonly ordersByAccount = new Map<number, MutableAccountOrder[]>();
+  /** Working orders by the id of their order in the book (a reserve order's current slice). */
   private readonly working = new Map<number, MutableAccountOrder>();
+  /** Id in the book of a reserve order's current slice, by the order's id. */
+  private readonly slices = new Map<number, number>();
+  /** Reserve orders whose slice was filled and that put the next one in the book. */
+  private readonly refills: MutableAccountOrder[] = [];
+  /** Orders to cancel when the order keyed executes (one-cancels-other). */
+  private readonly ocoLinks = new Map<number, Set<number>>();
+  private readonly ocoCancels: number[] = [];
   private readonly tradesByAccount = new Map<number, AccountTrade[]>();
   private readonly stopsById = new Map<number, MutableStopOrder>();
   private readonly waitingStops = new Map<string, Set<MutableStopOrder>>();
   private readonly triggered: MutableStopOrder[] = [];
   private readonly unsubscribes: (() => void)[] = [];
-  private lastStopId = 0;
   private depth = 0;
   private capture?: { readonly market: MarketSimulator; readonly trades: SandboxTrade[] };
   private readonly dirty = {
@@ -167,6 +191,16 @@ export class SandboxAccounts {
     return same.find((order) => order.status === 'Working') ?? same[same.length - 1];
   }
 
+  /** The order with this id, whichever account placed it. */
+  orderById(orderId: number): AccountOrder | undefined {
+    return this.ordersById.get(orderId);
+  }
+
+  /** The stop order with this id, whichever account created it. */
+  stopOrderById(id: number): AccountStopOrder | undefined {
+    return this.stopsById.get(id);
+  }
+
   /** Every execution of the account, oldest first. */
   trades(accountId: number): readonly AccountTrade[] {
     return this.tradesByAccount.get(accountId) ?? [];
@@ -198,8 +232,11 @@ export class SandboxAccounts {
       if (!order) throw new AccountRejection('order_not_found', `Order ${reference} not found`);
       if (order.status !== 'Working')
         throw new AccountRejection('order_not_open', `Order ${order.id} is ${order.status}, not Working`);
-      const working = this.working.get(order.id)!;
-      this.marketOf(order.instrument).cancel(order.id, this.exchange.clock.now());
+      const working = this.ordersById.get(order.id)!;
+      this.marketOf(order.instrument).cancel(
+        this.slices.get(order.id) ?? order.id,
+        this.exchange.clock.now(),
+      );
       this.finish(working, 'Cancelled');
       return { ...working };
     });
@@ -213,13 +250,24 @@ export class SandboxAccounts {
       const { spec } = terms;
       const requestedAmount = this.units(request.requestedAmount, spec.amountScale, 'requestedAmount');
       const requestedPrice = this.units(request.requestedPrice, spec.priceScale, 'requestedPrice');
-      const activationPrice = this.units(request.activationPrice, spec.priceScale, 'activationPrice');
+      let activationPrice = this.units(request.activationPrice, spec.priceScale, 'activationPrice');
+      let trailingAmount: bigint | undefined;
+      let limitOffset = 0n;
+      if (request.trailing) {
+        trailingAmount = this.units(request.trailing.amount, spec.priceScale, 'trailing amount');
+        limitOffset = this.units(request.trailing.limitOffset ?? '0', spec.priceScale, 'limit offset');
+        if (trailingAmount <= 0n) this.invalid('the trailing amount must be greater than 0');
+        const last = market.tradeLog.last()?.price;
+        if (last !== undefined) activationPrice = trailingLevel(last, trailingAmount, request.side) ?? 0n;
+        if (activationPrice <= 0n)
+          this.invalid('a trailing stop order needs a last price above its trailing amount');
+      }
       if (requestedAmount <= 0n) this.invalid('requestedAmount must be greater than 0');
       if (request.orderType === 'limit' && request.timeInForce !== 'gtc')
         this.invalid('a limit stop order has timeInForce gtc');
       if (request.orderType === 'market' && request.timeInForce === 'gtc')
         this.invalid('a market stop order has timeInForce ioc or fok');
-      if (request.orderType === 'limit' && requestedPrice <= 0n)
+      if (request.orderType === 'limit' && requestedPrice <= 0n && !request.trailing)
         this.invalid('requestedPrice must be greater than 0 for a limit stop order');
       if (requestedAmount < terms.minAmount)
         throw new AccountRejection(
@@ -235,7 +283,8 @@ export class SandboxAccounts {
         );
       const now = this.exchange.clock.now();
       const stop: MutableStopOrder = {
-        id: ++this.lastStopId,
+        // From the order ids, so that one id never names both an order and a stop order.
+        id: this.exchange.newOrderId(),
         accountId,
         instrument: spec.instrument,
         orderType: request.orderType,
@@ -244,7 +293,12 @@ export class SandboxAccounts {
         requestedAmount,
         requestedPrice: request.orderType === 'limit' ? requestedPrice : 0n,
         activationPrice,
-        trigger: triggerOf(activationPrice, market.tradeLog.last()?.price, request.side),
+        trigger: request.trailing
+          ? request.side === Side.Buy
+            ? 'rise'
+            : 'fall'
+          : triggerOf(activationPrice, market.tradeLog.last()?.price, request.side),
+        ...(trailingAmount !== undefined ? { trailingAmount, limitOffset } : {}),
         createdAt: now,
         updatedAt: now,
         status: 'WaitingForActivation',
@@ -298,6 +352,20 @@ export class SandboxAccounts {
           `An open order with clientOrderId ${clientOrderId} exists`,
         );
     }
+    let displayAmount: bigint | undefined;
+    if (request.displayAmount !== undefined) {
+      displayAmount = this.units(request.displayAmount, spec.amountScale, 'displayAmount');
+      if (request.type !== 'limit' || timeInForce !== 'gtc')
+        this.invalid('a display amount is for a good-til-cancelled limit order');
+      if (displayAmount <= 0n || displayAmount > amount)
+        this.invalid('displayAmount must be greater than 0 and at most the amount');
+      if (displayAmount === amount) displayAmount = undefined;
+    }
+    if (request.ocoOrderId !== undefined) {
+      const other = this.ordersById.get(request.ocoOrderId);
+      if (other?.accountId !== accountId || other.status !== 'Working')
+        this.invalid(`order ${request.ocoOrderId} is not a working order of the account`);
+    }
     const now = this.exchange.clock.now();
     const buy = request.side === Side.Buy;
     const draft: MutableAccountOrder = {
@@ -310,6 +378,7 @@ export class SandboxAccounts {
       price,
       amount,
       ...(clientOrderId ? { clientOrderId } : {}),
+      ...(displayAmount !== undefined ? { displayAmount } : {}),
       source,
       createdAt: now,
       status: 'Working',
@@ -343,7 +412,7 @@ export class SandboxAccounts {
           side: draft.side,
           type: draft.type,
           price,
-          amount,
+          amount: displayAmount ?? amount,
           timeInForce,
           ...(clientOrderId ? { clientOrderId } : {}),
         },
@@ -354,11 +423,66 @@ export class SandboxAccounts {
     }
     const order: MutableAccountOrder = { ...draft, id: execution.order.id };
     this.remember(order);
+    if (request.ocoOrderId !== undefined) {
+      let linked = this.ocoLinks.get(request.ocoOrderId);
+      if (!linked) {
+        linked = new Set();
+        this.ocoLinks.set(request.ocoOrderId, linked);
+      }
+      linked.add(order.id);
+    }
     if (execution.status === 'working') this.working.set(order.id, order);
     for (const trade of capture.trades) this.fill(order, trade, true);
-    if (execution.status === 'filled') this.finish(order, 'Completed');
-    else if (execution.status === 'cancelled') this.finish(order, 'Cancelled');
+    if (execution.status === 'filled') {
+      if (order.filled === order.amount) this.finish(order, 'Completed');
+      else this.refills.push(order);
+    } else if (execution.status === 'cancelled') this.finish(order, 'Cancelled');
     return order;
+  }
+
+  /** Puts the next slice of a reserve order in the book; what it takes on the way fills the order. */
+  private refill(order: MutableAccountOrder): void {
+    if (order.status !== 'Working' || order.displayAmount === undefined) return;
+    const market = this.marketOf(order.instrument);
+    // One slice filled by several trades asks for its successor more than once.
+    if (market.engine.order(this.slices.get(order.id) ?? order.id)) return;
+    const left = order.amount - order.filled;
+    const capture = { market, trades: [] as SandboxTrade[] };
+    this.capture = capture;
+    let execution;
+    try {
+      execution = market.execute(
+        {
+          accountId: order.accountId,
+          side: order.side,
+          type: 'limit',
+          price: order.price,
+          amount: left < order.displayAmount ? left : order.displayAmount,
+          timeInForce: 'gtc',
+          ...(order.clientOrderId ? { clientOrderId: order.clientOrderId } : {}),
+        },
+        this.exchange.clock.now(),
+      );
+    } finally {
+      this.capture = undefined;
+    }
+    const previous = this.slices.get(order.id) ?? order.id;
+    this.working.delete(previous);
+    this.slices.set(order.id, execution.order.id);
+    if (execution.status === 'working') this.working.set(execution.order.id, order);
+    for (const trade of capture.trades) this.fill(order, trade, true);
+    if (order.status === 'Working' && execution.status === 'filled') {
+      if (order.filled === order.amount) this.finish(order, 'Completed');
+      else this.refills.push(order);
+    }
+  }
+
+  /** Cancels an order because the order it was linked to executed; one already finished stays as it is. */
+  private cancelLinked(orderId: number): void {
+    const order = this.ordersById.get(orderId);
+    if (order?.status !== 'Working') return;
+    this.marketOf(order.instrument).cancel(this.slices.get(order.id) ?? order.id, this.exchange.clock.now());
+    this.finish(order, 'Cancelled');
   }
 
   /** The market's rules an order can break; a broken rule rejects the order. */
@@ -479,14 +603,27 @@ export class SandboxAccounts {
     }
     list.push(record);
     this.dirty.trades.push({ accountId, trade: record });
-    if (!taker && order.filled === order.amount) this.finish(order, 'Completed');
+    const linked = this.ocoLinks.get(order.id);
+    if (linked) {
+      this.ocoLinks.delete(order.id);
+      this.ocoCancels.push(...linked);
+    }
+    if (taker) return;
+    if (order.filled === order.amount) this.finish(order, 'Completed');
+    else if (order.displayAmount !== undefined) {
+      const slice = this.slices.get(order.id) ?? order.id;
+      if (trade.makerOrderId === slice && !this.marketOf(order.instrument).engine.order(slice))
+        this.refills.push(order);
+    }
   }
 
   /** Ends an order's work: it leaves the working set and what it still reserves is released. */
   private finish(order: MutableAccountOrder, status: 'Completed' | 'Cancelled'): void {
     order.status = status;
     order.updatedAt = this.exchange.clock.now();
-    this.working.delete(order.id);
+    this.working.delete(this.slices.get(order.id) ?? order.id);
+    this.slices.delete(order.id);
+    this.ocoLinks.delete(order.id);
     if (order.reserved > 0n) {
       this.balanceBook.release(order.accountId, order.reserveAsset, order.reserved);
       order.reserved = 0n;
@@ -507,6 +644,17 @@ export class SandboxAccounts {
         const maker = this.working.get(trade.makerOrderId);
         if (maker) this.fill(maker, trade, false);
         for (const stop of waiting) {
+          if (stop.trailingAmount !== undefined) {
+            const level = trailingLevel(trade.price, stop.trailingAmount, stop.side);
+            const closer =
+              level !== undefined &&
+              (stop.side === Side.Buy ? level < stop.activationPrice : level > stop.activationPrice);
+            if (closer) {
+              stop.activationPrice = level;
+              stop.updatedAt = trade.time;
+              this.dirty.stops.add(stop);
+            }
+          }
           const reached =
             stop.trigger === 'rise'
               ? trade.price >= stop.activationPrice
@@ -532,7 +680,7 @@ export class SandboxAccounts {
           side: stop.side,
           type: stop.orderType,
           amount: this.text(stop.requestedAmount, 'amount', stop.instrument),
-          price: this.text(stop.requestedPrice, 'price', stop.instrument),
+          price: this.text(activationLimitPrice(stop), 'price', stop.instrument),
           timeInForce: stop.timeInForce,
         },
         1,
@@ -564,7 +712,13 @@ export class SandboxAccounts {
     } finally {
       if (this.depth === 1) {
         try {
-          for (let stop = this.triggered.shift(); stop; stop = this.triggered.shift()) this.activate(stop);
+          for (;;) {
+            const stop = this.triggered.shift();
+            if (stop) this.activate(stop);
+            else if (this.ocoCancels.length > 0) this.cancelLinked(this.ocoCancels.shift()!);
+            else if (this.refills.length > 0) this.refill(this.refills.shift()!);
+            else break;
+          }
         } finally {
           this.depth = 0;
           this.announce();
@@ -674,4 +828,18 @@ function deviationReference(market: MarketSimulator, side: Side): bigint | undef
 function triggerOf(activationPrice: bigint, lastPrice: bigint | undefined, side: Side): StopTrigger {
   if (lastPrice === undefined || lastPrice === activationPrice) return side === Side.Buy ? 'rise' : 'fall';
   return activationPrice > lastPrice ? 'rise' : 'fall';
+}
+
+/** Where a trailing stop's activation price stands for a last price: `amount` below it for a sell, above for a buy. */
+function trailingLevel(lastPrice: bigint, amount: bigint, side: Side): bigint | undefined {
+  const level = side === Side.Buy ? lastPrice + amount : lastPrice - amount;
+  return level > 0n ? level : undefined;
+}
+
+/** The limit price of the order a stop places: a trailing limit's is the offset from where it activated. */
+function activationLimitPrice(stop: AccountStopOrder): bigint {
+  if (stop.trailingAmount === undefined || stop.orderType !== 'limit') return stop.requestedPrice;
+  if (stop.side === Side.Buy) return stop.activationPrice + (stop.limitOffset ?? 0n);
+  const price = stop.activationPrice - (stop.limitOffset ?? 0n);
+  return price > 0n ? price : 1n;
 }

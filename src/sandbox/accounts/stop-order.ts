@@ -33,6 +33,10 @@ export interface AccountStopOrder {
   readonly activatedOrderId?: number;
   /** Why the activation failed. */
   readonly activationError?: string;
+  /** Trailing stops: the distance the activation price keeps from the last price, which it follows. */
+  readonly trailingAmount?: bigint;
+  /** Trailing limit stops: how far beyond the activation price the limit order is placed. */
+  readonly limitOffset?: bigint;
 }
 
 export type MutableStopOrder = { -readonly [K in keyof AccountStopOrder]: AccountStopOrder[K] };
