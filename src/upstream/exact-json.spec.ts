@@ -127,21 +127,32 @@ describe('parseExactJson', () => {
     expect(parseExactJson('["a \\"1.5\\" 2", "\\\\", 3]')).toEqual(['a "1.5" 2', '\\', '3']);
   });
 
+  it('keeps a "__proto__" key as an own property, as JSON.parse does', () => {
+    const value = parseExactJson('{"__proto__":{"a":1}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(value['__proto__']).toEqual({ a: '1' });
+  });
+
   it('rejects malformed text', () => {
     expect(() => parseExactJson('{"a":')).toThrow(SyntaxError);
     expect(() => parseExactJson('nope')).toThrow(SyntaxError);
     expect(() => parseExactJson('')).toThrow(SyntaxError);
   });
 
-  it('rejects what quoting its numbers would make valid: numbers as keys, unclosed strings, bad numbers', () => {
+  it('rejects numbers as keys, unclosed strings, bad escapes and bad numbers', () => {
     for (const text of [
       '{1:2}',
       '{ 1 :2}',
       '{"a":1,2:3}',
       '"abc',
       '["a",1,"]',
-      // Quoting the 1 alone would close the unclosed string with an escaped quote: ["\"1"].
       '["\\1]',
+      '["\\x"]',
+      '["a\nb"]',
+      '[1,]',
+      '{"a":1,}',
+      '[1 2]',
       '[01]',
       '[1.]',
       '[.5]',
