@@ -119,6 +119,9 @@ export class InstrumentPipeline {
         this.handle(this.sync.reset(reason, this.options.now()));
       },
       onMalformed: (error) => this.options.events.onMalformed(this.instrument, error),
+      // Feeds open their streams a few at a time: the wait for the stream's own snapshot starts
+      // when it is opened, not when it was queued, or every queued book would fall back to REST.
+      onOpened: () => this.sync.streamOpened(this.options.now()),
     });
   }
 

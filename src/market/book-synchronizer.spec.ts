@@ -44,6 +44,16 @@ describe('BookSynchronizer', () => {
       expect(sync.counters.snapshotRequests).toBe(2);
     });
 
+    it('waits for the stream snapshot from the time the stream was opened, not from its creation', () => {
+      const sync = new BookSynchronizer(INSTRUMENT, 0, { snapshotWaitMs: 500 });
+      sync.streamOpened(4000);
+      expect(sync.tick(4499).action).toBe('none');
+      expect(sync.tick(4500)).toMatchObject({ action: 'request-snapshot', reason: 'awaiting-snapshot' });
+      const live = liveAt(10, { snapshotWaitMs: 500 });
+      live.streamOpened(100);
+      expect(live.tick(10_000)).toMatchObject({ action: 'none', state: 'live' });
+    });
+
     it('goes live on a stream snapshot', () => {
       const sync = new BookSynchronizer(INSTRUMENT, 0);
       const outcome = sync.onStreamMessage(snapshot(10, BASE, 777), 5);

@@ -246,6 +246,16 @@ export class BookSynchronizer {
   }
 
   /**
+   * The stream has just been opened and its snapshot is on the way: a book that is not live waits
+   * `snapshotWaitMs` from now for it before asking for a REST snapshot. Streams opened a few at a
+   * time may open long after the synchronizer was made, and the REST fallback is rate limited.
+   */
+  streamOpened(now: number): void {
+    if (this.currentState === 'live') return;
+    this.snapshotDueAt = now + this.options.snapshotWaitMs;
+  }
+
+  /**
    * The stream was interrupted or reopened: everything in flight belongs to the old stream. The book keeps its
    * last levels but is no longer live (`resync`, or still `syncing` if it never had a snapshot); the new stream's
    * own snapshot is waited for `snapshotWaitMs`, then a REST snapshot is asked for.

@@ -8,6 +8,8 @@ export interface BookFeedListener {
   onInterrupted(reason: string): void;
   /** A message that could not be decoded and was skipped: the book may now be behind. */
   onMalformed(error: Error): void;
+  /** The feed has just asked the exchange for the instrument (its snapshot is on the way), when it tells. */
+  onOpened?(): void;
 }
 
 export interface BookFeedSubscription {

@@ -68,6 +68,7 @@ export class BookStream implements BookSubscription {
       },
     });
     this.open = { connection, subscription };
+    this.notify(() => this.listener.onOpened?.());
   }
 
   restart(): void {

@@ -15,6 +15,11 @@ export interface BookListener {
   onInterrupted(reason: string): void;
   /** An item that is not a valid book message; it was skipped, so the book may now be behind. */
   onMalformed(error: MalformedBookItemError): void;
+  /**
+   * The stream was just opened on a connection: its snapshot is on the way. Streams are opened a
+   * few at a time, so this may come long after the subscription was made.
+   */
+  onOpened?(): void;
 }
 
 /** An open interest in one instrument's `Book` stream, kept open across every reconnect. */
