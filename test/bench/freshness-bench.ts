@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import Redis from 'ioredis';
 import { parseMetrics, MetricSample } from '../support/metrics-text';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import {
   freePort,
   gatewayEnv,
@@ -42,7 +44,11 @@ import { describeMachine } from './machine';
 const TARGET_LAG_P99_MS = 250;
 const TARGET_INGEST_CORES = 0.5;
 
+/** `split`: ingest and API replicas on a Redis, as deployed; `all`: one process, state in memory. */
+type Topology = 'split' | 'all';
+
 interface Settings {
+  readonly topology: Topology;
   readonly markets: number;
   readonly updatesPerSecond: number;
   readonly phaseSeconds: number;
@@ -56,7 +62,11 @@ interface Settings {
 
 interface PhaseLoad {
   readonly seconds: number;
+  /** The ingesting process: the ingest replica, or the one process of `all`. */
   readonly gatewayCores: number;
+  /** The API replica and Redis (split only). */
+  readonly apiCores?: number;
+  readonly redisCores?: number;
   readonly sandboxCores: number;
   /** Book versions the gateway applied per second, over every market. */
   readonly appliedUpdatesPerSecond: number;
@@ -91,11 +101,14 @@ async function main(): Promise<void> {
       'book-watchers': { type: 'string', default: '10' },
       'trade-watchers': { type: 'string', default: '4' },
       'cpu-prof-dir': { type: 'string' },
+      topology: { type: 'string', default: 'split' },
     },
   });
+  if (values.topology !== 'split' && values.topology !== 'all') throw new Error('--topology: split or all');
   const profileDir = values['cpu-prof-dir'] && resolve(values['cpu-prof-dir']);
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const settings: Settings = {
+    topology: values.topology,
     markets: positive(values.markets, 'markets'),
     updatesPerSecond: positive(values.rate, 'rate'),
     phaseSeconds: positive(values.seconds ?? (values.full ? '30' : '10'), 'seconds'),
@@ -119,16 +132,11 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     SANDBOX_FLOW_RATE: '0',
     SANDBOX_HISTORY_HOURS: '1',
   });
-  let gateway: MainProcess | undefined;
+  let deployment: Deployment | undefined;
   try {
-    const port = await freePort();
-    const gatewayUrl = `http://127.0.0.1:${port}`;
-    gateway = MainProcess.spawn('gateway', {
-      env: { ROLE: 'all', ...gatewayEnv(sandbox.url, port) },
-      nodeOptions: settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [],
-    });
-    await gateway.waitFor(`${gatewayUrl}/health/ready`, 120_000);
-    const instruments = await openInstruments(gatewayUrl);
+    deployment = await deploy(settings, sandbox.url);
+    const { apiUrl } = deployment;
+    const instruments = await openInstruments(apiUrl);
     if (instruments.length < settings.bookWatchers + settings.tradeWatchers)
       throw new Error(`only ${instruments.length} open markets`);
     const watchedBooks = instruments.slice(0, settings.bookWatchers);
@@ -144,14 +152,8 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     await sleep(settings.settleSeconds * 1000);
 
     progress(`freshness: ${settings.phaseSeconds} s unobserved (ingest CPU, event-loop delay)`);
-    const quiet = await measurePhase(
-      gateway,
-      sandbox.process,
-      gatewayUrl,
-      settings.phaseSeconds,
-      async () => {
-        await sleep(settings.phaseSeconds * 1000);
-      },
+    const quiet = await measurePhase(deployment, sandbox.process, settings.phaseSeconds, () =>
+      sleep(settings.phaseSeconds * 1000),
     );
 
     progress(
@@ -161,19 +163,13 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     const phaseStart = Date.now();
     const watching = { on: true };
     const bookWatches = watchedBooks.map((instrument) =>
-      watchBook(gatewayUrl, instrument, settings.bookPollMs, watching),
+      watchBook(apiUrl, instrument, settings.bookPollMs, watching),
     );
     const tradeWatches = watchedTrades.map((instrument) =>
-      watchTrades(gatewayUrl, instrument, settings.tradePollMs, phaseStart, watching),
+      watchTrades(apiUrl, instrument, settings.tradePollMs, phaseStart, watching),
     );
-    const polled = await measurePhase(
-      gateway,
-      sandbox.process,
-      gatewayUrl,
-      settings.phaseSeconds,
-      async () => {
-        await sleep(settings.phaseSeconds * 1000);
-      },
+    const polled = await measurePhase(deployment, sandbox.process, settings.phaseSeconds, () =>
+      sleep(settings.phaseSeconds * 1000),
     );
     // The burst stops; the watchers go on until the last changes have reached the API.
     await setBurst(sandbox.url, 0);
@@ -209,35 +205,113 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       },
     };
   } finally {
-    await gateway?.stop();
+    await deployment?.stop();
     await sandbox.process.stop();
   }
 }
 
+interface Deployment {
+  /** The process that ingests. */
+  readonly gateway: MainProcess;
+  readonly ingestUrl: string;
+  readonly api?: MainProcess;
+  readonly apiUrl: string;
+  /** Redis' CPU seconds so far (split only). */
+  redisCpuSeconds?(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function deploy(settings: Settings, sandboxUrl: string): Promise<Deployment> {
+  const profile = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
+  const ingestPort = await freePort();
+  const ingestUrl = `http://127.0.0.1:${ingestPort}`;
+  if (settings.topology === 'all') {
+    const gateway = MainProcess.spawn('gateway', {
+      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort) },
+      nodeOptions: profile,
+    });
+    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
+      await gateway.stop();
+      throw error;
+    });
+    return { gateway, ingestUrl, apiUrl: ingestUrl, stop: () => gateway.stop() };
+  }
+  const redis: TestRedisServer = await startRedisServer({ args: [] });
+  const admin = new Redis(redis.url);
+  const apiPort = await freePort();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const gateway = MainProcess.spawn('ingest', {
+    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort) },
+    nodeOptions: profile,
+  });
+  const api = MainProcess.spawn('api', {
+    env: {
+      ROLE: 'api',
+      REDIS_URL: redis.url,
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
+  });
+  const stop = async (): Promise<void> => {
+    await api.stop();
+    await gateway.stop();
+    admin.disconnect();
+    await redis.stop();
+  };
+  try {
+    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000);
+    await api.waitFor(`${apiUrl}/health/ready`, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    gateway,
+    ingestUrl,
+    api,
+    apiUrl,
+    redisCpuSeconds: async () => {
+      const info = await admin.info('cpu');
+      const field = (name: string): number =>
+        Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+      return field('used_cpu_user') + field('used_cpu_sys');
+    },
+    stop,
+  };
+}
+
 async function measurePhase(
-  gateway: MainProcess,
+  deployment: Deployment,
   sandbox: MainProcess,
-  gatewayUrl: string,
   seconds: number,
   during: () => Promise<void>,
 ): Promise<PhaseLoad> {
-  const before = await metrics(gatewayUrl);
+  const { gateway, api } = deployment;
+  const before = await metrics(deployment.ingestUrl);
   const gatewayCpu = gateway.cpuSeconds();
+  const apiCpu = api?.cpuSeconds();
+  const redisCpu = await deployment.redisCpuSeconds?.();
   const sandboxCpu = sandbox.cpuSeconds();
   const startedAt = performance.now();
   await during();
-  const elapsed = (performance.now() - startedAt) / 1000;
-  const gatewayCores = (gateway.cpuSeconds() - gatewayCpu) / elapsed;
-  const sandboxCores = (sandbox.cpuSeconds() - sandboxCpu) / elapsed;
-  const after = await metrics(gatewayUrl);
-  const seconds_ = elapsed || seconds;
+  const measured = (performance.now() - startedAt) / 1000 || seconds;
+  const gatewayCores = (gateway.cpuSeconds() - gatewayCpu) / measured;
+  const apiCores = api && apiCpu !== undefined ? (api.cpuSeconds() - apiCpu) / measured : undefined;
+  const redisAfter = await deployment.redisCpuSeconds?.();
+  const redisCores =
+    redisCpu !== undefined && redisAfter !== undefined ? (redisAfter - redisCpu) / measured : undefined;
+  const sandboxCores = (sandbox.cpuSeconds() - sandboxCpu) / measured;
+  const after = await metrics(deployment.ingestUrl);
   const eventLoop = (name: string): number =>
     1000 * (value(after, `mdg_nodejs_eventloop_lag_${name}_seconds`) ?? NaN);
   return {
-    seconds: seconds_,
+    seconds: measured,
     gatewayCores,
+    apiCores,
+    redisCores,
     sandboxCores,
-    appliedUpdatesPerSecond: (versionSum(after) - versionSum(before)) / seconds_,
+    appliedUpdatesPerSecond: versionsApplied(before, after) / measured,
     eventLoopDelayP50Ms: eventLoop('p50'),
     eventLoopDelayP99Ms: eventLoop('p99'),
     eventLoopDelayMaxMs: eventLoop('max'),
@@ -350,8 +424,21 @@ function value(samples: readonly MetricSample[], name: string): number | undefin
   return samples.find((sample) => sample.name === name)?.value;
 }
 
-function versionSum(samples: readonly MetricSample[]): number {
-  return samples.filter((sample) => sample.name === 'mdg_book_version').reduce((sum, s) => sum + s.value, 0);
+/** Book versions applied between two reads, over the instruments both reads have. */
+function versionsApplied(before: readonly MetricSample[], after: readonly MetricSample[]): number {
+  const versions = (samples: readonly MetricSample[]): Map<string, number> =>
+    new Map(
+      samples
+        .filter((sample) => sample.name === 'mdg_book_version')
+        .map((sample) => [sample.labels.instrument, sample.value]),
+    );
+  const start = versions(before);
+  let applied = 0;
+  for (const [instrument, version] of versions(after)) {
+    const from = start.get(instrument);
+    if (from !== undefined && version >= from) applied += version - from;
+  }
+  return applied;
 }
 
 function figures(lags: readonly number[], unseen: number): LagFigures {
@@ -377,21 +464,39 @@ export function report(
   const { settings, quiet, polled, book, trades } = result;
   const ratio = (measured: number, target: number): string =>
     `**${(measured / target).toFixed(2)}** of the target${measured <= target ? '' : ' (missed)'}`;
+  // CPU per update does not depend on how much CPU the machine's other load left the gateway.
+  const perThousand = (phase: PhaseLoad): string =>
+    ((phase.gatewayCores * 1_000_000) / phase.appliedUpdatesPerSecond).toFixed(1);
+  const projected = (phase: PhaseLoad): string =>
+    ((phase.gatewayCores / phase.appliedUpdatesPerSecond) * settings.updatesPerSecond).toFixed(2);
+  const cores = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(2));
   const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
   return [
     `Run ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
     `Machine: ${describeMachine()}`,
     `Command: node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts${args.length ? ` ${args.join(' ')}` : ''}`,
     `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
+    `Gateway: ${
+      settings.topology === 'split'
+        ? 'an ingest replica and an API replica (each node dist/main.js) on a private redis-server'
+        : 'one node dist/main.js, role all, state in memory'
+    }`,
     `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
       `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle`,
     '',
     '| figure | unobserved phase | watched phase | target | measured / target |',
     '| --- | ---: | ---: | ---: | --- |',
     `| book updates/s the gateway applied | ${Math.round(quiet.appliedUpdatesPerSecond)} | ${Math.round(polled.appliedUpdatesPerSecond)} | ${settings.updatesPerSecond} | |`,
-    `| gateway CPU, cores | ${quiet.gatewayCores.toFixed(2)} | ${polled.gatewayCores.toFixed(2)} | ${TARGET_INGEST_CORES} | ${ratio(quiet.gatewayCores, TARGET_INGEST_CORES)} |`,
+    `| ingest CPU, cores | ${quiet.gatewayCores.toFixed(2)} | ${polled.gatewayCores.toFixed(2)} | ${TARGET_INGEST_CORES} | ${ratio(quiet.gatewayCores, TARGET_INGEST_CORES)} |`,
+    `| ingest CPU per 1,000 applied updates; cores it projects at ${settings.updatesPerSecond}/s | ${perThousand(quiet)} ms; ${projected(quiet)} | ${perThousand(polled)} ms; ${projected(polled)} | ${TARGET_INGEST_CORES} | ${ratio((quiet.gatewayCores / quiet.appliedUpdatesPerSecond) * settings.updatesPerSecond, TARGET_INGEST_CORES)} |`,
+    ...(settings.topology === 'split'
+      ? [
+          `| API replica CPU, cores | ${cores(quiet.apiCores)} | ${cores(polled.apiCores)} | | |`,
+          `| Redis CPU, cores | ${cores(quiet.redisCores)} | ${cores(polled.redisCores)} | | |`,
+        ]
+      : []),
     `| sandbox CPU, cores | ${quiet.sandboxCores.toFixed(2)} | ${polled.sandboxCores.toFixed(2)} | | |`,
-    `| event-loop delay p50 / p99 / max | ${ms(quiet.eventLoopDelayP50Ms)} / ${ms(quiet.eventLoopDelayP99Ms)} / ${ms(quiet.eventLoopDelayMaxMs)} | ${ms(polled.eventLoopDelayP50Ms)} / ${ms(polled.eventLoopDelayP99Ms)} / ${ms(polled.eventLoopDelayMaxMs)} | | |`,
+    `| ingest event-loop delay p50 / p99 / max | ${ms(quiet.eventLoopDelayP50Ms)} / ${ms(quiet.eventLoopDelayP99Ms)} / ${ms(quiet.eventLoopDelayMaxMs)} | ${ms(polled.eventLoopDelayP50Ms)} / ${ms(polled.eventLoopDelayP99Ms)} / ${ms(polled.eventLoopDelayMaxMs)} | | |`,
     `| book top lag p50 / p99 / max (${book.samples} changes, ${book.unseen} never shown; ${settings.bookWatchers} books polled ${book.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(book.p50Ms)} / ${ms(book.p99Ms)} / ${ms(book.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(book.p99Ms, TARGET_LAG_P99_MS)} |`,
     `| trade lag p50 / p99 / max (${trades.samples} trades; ${settings.tradeWatchers} trade lists polled ${trades.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(trades.p50Ms)} / ${ms(trades.p99Ms)} / ${ms(trades.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(trades.p99Ms, TARGET_LAG_P99_MS)} |`,
     '',
