@@ -28,8 +28,8 @@ import { marketHead, marketState } from './memory-fixture';
  *
  * Trades are written as a day at one trade per second (86,400) rather than simulated for 24 hours.
  *
- *   node -r ./test/bench/swc-register.js test/bench/memory-bench.ts         10 and 50 markets; 100, 1,000, 5,000 levels
- *   ... memory-bench.ts --full                                              also 200 markets
+ *   node -r ./test/bench/swc-register.js test/bench/memory-bench.ts         2 and 8 markets; 100, 1,000, 5,000 levels
+ *   ... memory-bench.ts --full                                              10, 50 and 200 markets (about 4 GB of Redis)
  */
 
 const DAY_OF_TRADES = 86_400;
@@ -58,15 +58,17 @@ interface CaseResult extends Case {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+  // Per-market figures hardly move with the number of markets, so the quick run keeps them few.
+  const small = values.full ? 10 : 2;
   const cases: Case[] = [
-    ...(values.full ? [10, 50, 200] : [10, 50]).map((markets) => ({
+    ...(values.full ? [10, 50, 200] : [2, 8]).map((markets) => ({
       markets,
       depth: 1000,
       trades: DAY_OF_TRADES,
     })),
-    { markets: 10, depth: 100, trades: DAY_OF_TRADES },
-    { markets: 10, depth: 5000, trades: DAY_OF_TRADES },
-    { markets: 10, depth: 1000, trades: 0 },
+    { markets: small, depth: 100, trades: DAY_OF_TRADES },
+    { markets: small, depth: 5000, trades: DAY_OF_TRADES },
+    { markets: small, depth: 1000, trades: 0 },
   ];
   const started = new Date();
   const loadAtStart = loadavg()[0];
