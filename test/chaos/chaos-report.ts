@@ -78,6 +78,15 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
     ...(result.load.examples.length > 0
       ? ['', 'First failed requests:', ...result.load.examples.slice(0, 10).map((line) => `- ${line}`)]
       : []),
+    ...(Object.values(result.processErrors).some((lines) => lines.length > 0)
+      ? [
+          '',
+          'Last error lines of the gateway processes:',
+          ...Object.entries(result.processErrors).flatMap(([name, lines]) =>
+            lines.slice(-5).map((line) => `- ${name}: ${line.slice(0, 300)}`),
+          ),
+        ]
+      : []),
     ...(result.violations.length > 0
       ? [
           '',

@@ -28,6 +28,8 @@ const INGEST_SETTINGS = {
 /** A gateway process that can be killed and started again under the same name. */
 export class ReplicaSlot {
   private process: GatewayProcess | undefined;
+  /** What earlier processes of the slot printed before they were killed. */
+  private earlierOutput = '';
 
   constructor(
     readonly name: string,
@@ -52,9 +54,10 @@ export class ReplicaSlot {
   async kill(): Promise<void> {
     const victim = this.process;
     this.process = undefined;
-    if (!victim || victim.exited) return;
+    if (!victim) return;
     victim.signal('SIGKILL');
     await victim.stop(5_000);
+    this.earlierOutput = (this.earlierOutput + victim.output()).slice(-100_000);
   }
 
   async stop(): Promise<void> {
@@ -65,8 +68,10 @@ export class ReplicaSlot {
     return this.process?.pid;
   }
 
-  output(): string {
-    return this.process?.output() ?? '';
+  /** The error lines every process of the slot printed, the last `count`. */
+  errors(count: number): string[] {
+    const lines = (this.earlierOutput + (this.process?.output() ?? '')).split('\n');
+    return lines.filter((line) => /\bERROR\b/.test(line)).slice(-count);
   }
 }
 
@@ -121,6 +126,12 @@ export class ChaosStack {
   /** The URLs of the API processes that run at the moment. */
   apiUrls(): string[] {
     return this.api.map((slot) => slot.url).filter((url): url is string => url !== undefined);
+  }
+
+  /** The last error lines each gateway process printed, by process name. */
+  errors(count = 20): Record<string, string[]> {
+    const slots = [...new Set([...this.ingest, ...this.api])];
+    return Object.fromEntries(slots.map((slot) => [slot.name, slot.errors(count)]));
   }
 
   /** Process ids of everything the run started, to sample or to report. */

@@ -15,6 +15,8 @@ export interface ChaosOptions {
   readonly flowRate: number;
   /** How long a convergence may take before it counts as failed. */
   readonly convergeTimeoutMs: number;
+  /** Stops after this many faults, even before the duration is over. */
+  readonly maxFaults?: number;
   /** The kinds drawn from (default: every one). */
   readonly kinds?: readonly ChaosFaultKind[];
   /** Progress lines, one per fault. */
@@ -54,6 +56,8 @@ export interface ChaosResult {
   /** Trades of the truth the API still did not serve at the end of the run. */
   readonly lostTrades: readonly string[];
   readonly finalConvergence: { readonly converged: boolean; readonly ms: number; readonly detail: string };
+  /** The last error lines of each gateway process (killed ones included). */
+  readonly processErrors: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The paths an aggregator polls, over every listed market. */
@@ -112,7 +116,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const schedule = faultSchedule(options.seed, options.kinds ?? CHAOS_FAULT_KINDS);
     const deadline = Date.now() + options.durationMs;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && faults.length < (options.maxFaults ?? Number.POSITIVE_INFINITY)) {
       const fault = schedule.next().value as ScheduledFault;
       context = fault.kind;
       const victim = await inject(stack, fault, {
@@ -169,6 +173,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       vanishedTrades: checked.vanished,
       lostTrades: final.missing,
       finalConvergence: { converged: final.converged, ms: final.ms, detail: final.detail },
+      processErrors: stack.errors(),
     };
   } finally {
     await checker.stop();
