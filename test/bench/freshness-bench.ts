@@ -33,8 +33,8 @@ import { describeMachine } from './machine';
  *    counts as visible when a newer one is. The figures include the polling interval (a change is
  *    seen up to one interval late), so they are upper bounds at that resolution.
  *
- *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s
- *   ... freshness-bench.ts --full                                                about 2 minutes
+ *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 35 s (phases of 5 s)
+ *   ... freshness-bench.ts --full                                                about 90 s (phases of 30 s)
  *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway profiled
  *
  * Needs `npm run build` first (it runs dist/main.js).
@@ -111,8 +111,8 @@ async function main(): Promise<void> {
     topology: values.topology,
     markets: positive(values.markets, 'markets'),
     updatesPerSecond: positive(values.rate, 'rate'),
-    phaseSeconds: positive(values.seconds ?? (values.full ? '30' : '10'), 'seconds'),
-    settleSeconds: values.full ? 5 : 3,
+    phaseSeconds: positive(values.seconds ?? (values.full ? '30' : '5'), 'seconds'),
+    settleSeconds: values.full ? 5 : 2,
     bookWatchers: positive(values['book-watchers'], 'book-watchers'),
     tradeWatchers: positive(values['trade-watchers'], 'trade-watchers'),
     bookPollMs: 20,

@@ -28,7 +28,7 @@ import { marketHead, marketState } from './memory-fixture';
  *
  * Trades are written as a day at one trade per second (86,400) rather than simulated for 24 hours.
  *
- *   node -r ./test/bench/swc-register.js test/bench/memory-bench.ts         2 and 8 markets; 100, 1,000, 5,000 levels
+ *   node -r ./test/bench/swc-register.js test/bench/memory-bench.ts         1 and 4 markets; 100, 1,000, 5,000 levels
  *   ... memory-bench.ts --full                                              10, 50 and 200 markets (about 4 GB of Redis)
  */
 
@@ -59,9 +59,9 @@ interface CaseResult extends Case {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
   // Per-market figures hardly move with the number of markets, so the quick run keeps them few.
-  const small = values.full ? 10 : 2;
+  const small = values.full ? 10 : 1;
   const cases: Case[] = [
-    ...(values.full ? [10, 50, 200] : [2, 8]).map((markets) => ({
+    ...(values.full ? [10, 50, 200] : [1, 4]).map((markets) => ({
       markets,
       depth: 1000,
       trades: DAY_OF_TRADES,
