@@ -1,5 +1,6 @@
 import { canonicalDecimal } from '../market/decimal';
 import { ExactJson, isJsonObject } from './exact-json';
+import { previewJson } from './json-preview';
 import { MalformedBodyError } from './malformed-body-error';
 
 /** A field of a response body that breaks its rule; `path` locates it, e.g. `pairs.btc_usdt.minAmount`. */
@@ -15,9 +16,7 @@ export class FieldError extends Error {
 }
 
 function describe(value: ExactJson | undefined): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return previewJson(value);
 }
 
 const INTEGER = /^-?\d+$/;

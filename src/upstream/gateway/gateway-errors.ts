@@ -37,7 +37,7 @@ export class GatewayCallError extends GatewayError {
   static of(functionName: string, payload: ExactJson): GatewayCallError {
     if (!isJsonObject(payload))
       return new GatewayCallError(functionName, undefined, typeof payload === 'string' ? payload : 'error');
-    const code = Number(payload.errorcode);
+    const code = typeof payload.errorcode === 'string' ? Number(payload.errorcode) : NaN;
     const text = (value: ExactJson | undefined) => (typeof value === 'string' ? value : undefined);
     return new GatewayCallError(
       functionName,

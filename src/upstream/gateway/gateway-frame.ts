@@ -1,4 +1,5 @@
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+import { previewJson } from '../json-preview';
 import { RejectionReason } from '../upstream-rejections';
 
 /** The gateway's frame types (`m`). */
@@ -85,6 +86,5 @@ export function decodeFrame(text: string): DecodedFrame {
 
 /** A value of the envelope for a log line: short, whatever the gateway sent. */
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return typeof value === 'string' && value.length <= 60 ? value : previewJson(value);
 }

@@ -3,6 +3,7 @@ import { readDecimal } from '../json-fields';
 import { ExactJson } from '../exact-json';
 import { InstrumentRef } from './instrument-ref';
 import {
+  numberOf,
   payloadArray,
   PayloadProblems,
   positionalRow,
@@ -39,7 +40,7 @@ interface Level2Rows {
 export function hasLevel2Rows(payload: ExactJson, instrumentId: number): boolean {
   return (
     Array.isArray(payload) &&
-    payload.some((row) => Array.isArray(row) && Number(row[Level2Column.InstrumentId]) === instrumentId)
+    payload.some((row) => Array.isArray(row) && numberOf(row[Level2Column.InstrumentId]) === instrumentId)
   );
 }
 

@@ -6,6 +6,7 @@ import { InstrumentRef } from './instrument-ref';
 import { Level1 } from './level1';
 import { decodeLevel1 } from './level1-codec';
 import { decodeLevel2Snapshot, decodeLevel2Update, hasLevel2Rows } from './level2-codec';
+import { numberOf } from './payload-values';
 import { decodeTrades, hasTradesOf } from './trade-rows-codec';
 
 /** The public trade event under both names: the real gateway's and the one the spec gives. */
@@ -116,7 +117,7 @@ export function level1Subscription(
       typeof payload === 'object' &&
       payload !== null &&
       !Array.isArray(payload) &&
-      Number(payload.InstrumentId ?? payload.instrumentId) === instrumentId,
+      numberOf(payload.InstrumentId ?? payload.instrumentId) === instrumentId,
     onReply: (payload, receivedAt) => handlers.onLevel1(decodeLevel1(payload, instrument, receivedAt)),
     onEvent: (_name, payload, receivedAt) => handlers.onLevel1(decodeLevel1(payload, instrument, receivedAt)),
     onError: (error) => handlers.onError?.(error),

@@ -2,6 +2,7 @@ import { unixMsFromDotNetTicks } from '../../market/dotnet-ticks';
 import { FieldError, JsonFields, readDecimal } from '../json-fields';
 import { ExactJson, isJsonObject } from '../exact-json';
 import { GatewayPayloadError } from './gateway-payload-error';
+import { previewJson } from '../json-preview';
 
 const INTEGER = /^-?\d+$/;
 /** Below this a timestamp is Unix milliseconds (year 33658); at or above it, .NET ticks. */
@@ -34,6 +35,14 @@ export function positionalRow(
 }
 
 /** An integer within [min, max], written as a JSON number or a string of digits. */
+/**
+ * The number a payload value holds, NaN for anything but number text: Number() of an array would
+ * join it recursively, which a payload nested deep enough turns into a stack overflow.
+ */
+export function numberOf(value: ExactJson | undefined): number {
+  return typeof value === 'string' ? Number(value) : NaN;
+}
+
 export function readInteger(
   value: ExactJson | undefined,
   path: string,
@@ -101,7 +110,7 @@ export class PayloadProblems {
 /** The payload as an array, or a GatewayPayloadError. */
 export function payloadArray(payload: ExactJson | undefined, what: string): readonly ExactJson[] {
   if (!Array.isArray(payload)) {
-    const got = payload === undefined ? 'nothing' : JSON.stringify(payload).slice(0, 60);
+    const got = previewJson(payload);
     throw new GatewayPayloadError(what, [`expected an array, got ${got}`]);
   }
   return payload;

@@ -3,6 +3,7 @@ import { FieldError, JsonFields } from '../json-fields';
 import { ExactJson, isJsonObject } from '../exact-json';
 import { InstrumentNames } from './instrument-ref';
 import {
+  numberOf,
   pascalCaseFields,
   PayloadProblems,
   positionalRow,
@@ -34,9 +35,9 @@ const SIDE_NAMES: Record<string, TakerSide> = { buy: 'buy', sell: 'sell', short:
 /** True when the trade payload (rows or one account-event object) holds a trade of the instrument. */
 export function hasTradesOf(payload: ExactJson, instrumentId: number): boolean {
   const instrumentOf = (value: ExactJson): number => {
-    if (Array.isArray(value)) return Number(value[TradeColumn.InstrumentId]);
+    if (Array.isArray(value)) return numberOf(value[TradeColumn.InstrumentId]);
     if (!isJsonObject(value)) return NaN;
-    return Number(value.InstrumentId ?? value.instrumentId);
+    return numberOf(value.InstrumentId ?? value.instrumentId);
   };
   if (Array.isArray(payload)) return payload.some((entry) => instrumentOf(entry) === instrumentId);
   return instrumentOf(payload) === instrumentId;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ExactJson, parseExactJson } from '../../../src/upstream/exact-json';
 
 /**
  * Every fuzz suite draws its cases from this seed, so that a run is reproducible; fast-check prints
@@ -35,5 +36,14 @@ export class ProcessFailures {
   uninstall(): void {
     process.off('unhandledRejection', this.onRejection);
     process.off('uncaughtException', this.onException);
+  }
+}
+
+/** The exact parse of `text`, or undefined where the parser refuses it. */
+export function parsedOrUndefined(text: string): ExactJson | undefined {
+  try {
+    return parseExactJson(text);
+  } catch {
+    return undefined;
   }
 }

@@ -76,6 +76,14 @@ export const junkValue: fc.Arbitrary<JsonLike> = fc.oneof(
   { arbitrary: oddString, weight: 3 },
   { arbitrary: fc.constantFrom<JsonLike>(null, true, false, [], {}, [[]], { price: '1' }), weight: 2 },
   { arbitrary: fc.integer().map<JsonLike>((n) => n), weight: 1 },
+  // Valid JSON nested deeper than a recursive writer's stack (JSON.stringify of it throws).
+  {
+    arbitrary: fc.constantFrom<JsonLike>(
+      new RawJson(`${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+      new RawJson(`${'{"a":'.repeat(8_000)}1${'}'.repeat(8_000)}`),
+    ),
+    weight: 1,
+  },
   { arbitrary: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonLike>, weight: 1 },
   {
     arbitrary: fc.nat({ max: 300 }).map<JsonLike>((depth) => {
