@@ -106,6 +106,11 @@ export class AppConfig {
   @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string = undefined;
 
+  /** A file holding REDIS_URL (a mounted secret), instead of the variable. */
+  @IsOptional()
+  @IsString()
+  REDIS_URL_FILE?: string = undefined;
+
   /** `REDIS_URL` names one node of a Redis Cluster; the client discovers the others. */
   @EnvBoolean()
   @IsIn([true, false], { message: 'must be true or false' })
@@ -154,6 +159,16 @@ export class AppConfig {
   @IsString()
   @MinLength(1)
   UPSTREAM_PASSWORD?: string = undefined;
+
+  /** A file holding UPSTREAM_EMAIL (a mounted secret), instead of the variable. */
+  @IsOptional()
+  @IsString()
+  UPSTREAM_EMAIL_FILE?: string = undefined;
+
+  /** A file holding UPSTREAM_PASSWORD (a mounted secret), instead of the variable. */
+  @IsOptional()
+  @IsString()
+  UPSTREAM_PASSWORD_FILE?: string = undefined;
 
   /** Where order books come from: the SignalR hub's `Book` stream, or the gateway's Level 2 feed. */
   @IsIn(BOOK_SOURCES, { message: `must be one of ${BOOK_SOURCES.join(', ')}` })
@@ -285,3 +300,6 @@ export class AppConfig {
 
 /** Keys whose values never appear in messages. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['UPSTREAM_PASSWORD', 'REDIS_URL']);
+
+/** Keys that may also be read from a file named by `<key>_FILE`, as Kubernetes mounts secrets. */
+export const FILE_KEYS = ['UPSTREAM_EMAIL', 'UPSTREAM_PASSWORD', 'REDIS_URL'] as const;

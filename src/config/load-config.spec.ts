@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Role } from './role';
 import { ConfigValidationError, loadConfig } from './load-config';
 
@@ -55,5 +58,61 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SANDBOX_MARKET_COUNT: '5', SANDBOX_MARKETS_FILE: 'm.json' })).toThrow(
       /choose one/,
     );
+  });
+});
+
+describe('loadConfig with secrets in files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mdg-config-'));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads each secret from the file its _FILE variable names, trimmed', () => {
+    const config = loadConfig({
+      UPSTREAM_BASE_URL: 'https://exchange.example',
+      UPSTREAM_EMAIL_FILE: file('email', 'bot@example.com\n'),
+      UPSTREAM_PASSWORD_FILE: file('password', '  s3cret-from-file \n'),
+      REDIS_URL_FILE: file('redis', 'redis://:pw@redis:6379\n'),
+    });
+    expect(config.UPSTREAM_EMAIL).toBe('bot@example.com');
+    expect(config.UPSTREAM_PASSWORD).toBe('s3cret-from-file');
+    expect(config.REDIS_URL).toBe('redis://:pw@redis:6379');
+  });
+
+  it('names a missing, empty or doubly set secret, and never shows what a file holds', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        UPSTREAM_PASSWORD_FILE: join(dir, 'nope'),
+        UPSTREAM_EMAIL_FILE: file('empty', ' \n'),
+        REDIS_URL: 'redis://a',
+        REDIS_URL_FILE: file('redis2', 'redis://b'),
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const problems = (error as ConfigValidationError).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^UPSTREAM_PASSWORD_FILE=".*nope": cannot be read \(ENOENT\)$/),
+        expect.stringMatching(/^UPSTREAM_EMAIL_FILE=".*empty": the file is empty$/),
+        'REDIS_URL and REDIS_URL_FILE: set one or the other',
+      ]),
+    );
+  });
+
+  it('validates a secret read from a file without showing it', () => {
+    expect(() => loadConfig({ REDIS_URL_FILE: file('bad-redis', 'http://user:hunter2@host') })).toThrow(
+      /REDIS_URL=<redacted>: must be a redis/,
+    );
+    try {
+      loadConfig({ REDIS_URL_FILE: file('bad-redis2', 'http://user:hunter2@host') });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { AppConfig, SECRET_KEYS } from './app-config';
+import { readFileSync } from 'node:fs';
+import { AppConfig, FILE_KEYS, SECRET_KEYS } from './app-config';
 import { Role } from './role';
 
 export class ConfigValidationError extends Error {
@@ -13,8 +14,9 @@ export class ConfigValidationError extends Error {
 type Environment = Record<string, string | undefined>;
 
 /**
- * Reads the configuration from environment variables. Empty values count as unset.
- * Throws one ConfigValidationError that names every bad key and why.
+ * Reads the configuration from environment variables. Empty values count as unset. A secret may
+ * come from a file instead (`UPSTREAM_PASSWORD_FILE=/run/secrets/password`), its content trimmed.
+ * Throws one ConfigValidationError that names every bad key and why, never a secret's value.
  */
 export function loadConfig(env: Environment = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
@@ -23,11 +25,37 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     const value = env[key];
     if (value !== undefined && value.trim() !== '') plain[key] = value.trim();
   }
+  const fileProblems = readSecretFiles(plain);
   const config = plainToInstance(AppConfig, plain, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, plain));
-  problems.push(...crossFieldProblems(config));
+  problems.push(...fileProblems, ...crossFieldProblems(config));
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
+}
+
+/** Puts the content of each `<key>_FILE` into `plain` as `<key>`; returns what went wrong. */
+function readSecretFiles(plain: Record<string, string>): string[] {
+  const problems: string[] = [];
+  for (const key of FILE_KEYS) {
+    const path = plain[`${key}_FILE`];
+    if (path === undefined) continue;
+    const shown = `${key}_FILE=${JSON.stringify(path)}`;
+    if (plain[key] !== undefined) {
+      problems.push(`${key} and ${key}_FILE: set one or the other`);
+      continue;
+    }
+    let content: string;
+    try {
+      content = readFileSync(path, 'utf8').trim();
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      problems.push(`${shown}: cannot be read (${code ?? message})`);
+      continue;
+    }
+    if (content === '') problems.push(`${shown}: the file is empty`);
+    else plain[key] = content;
+  }
+  return problems;
 }
 
 function describe(error: ValidationError, plain: Record<string, string>): string {
