@@ -53,16 +53,31 @@ export function rateRatio(
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
-/** The longest single call of `step` over `count` calls, in milliseconds. */
-export function longestCall(count: number, step: (index: number) => void): number {
-  let longest = 0;
+/** How long each of `count` calls of `step` took, in milliseconds. */
+export function callTimes(count: number, step: (index: number) => void): number[] {
+  const times = new Array<number>(count);
   for (let i = 0; i < count; i++) {
     const started = performance.now();
     step(i);
-    const took = performance.now() - started;
-    if (took > longest) longest = took;
+    times[i] = performance.now() - started;
   }
-  return longest;
+  return times;
+}
+
+/** The longest, the 99.9th percentile, and how many were over `limit`, of call times in milliseconds. */
+export interface BlockStats {
+  readonly max: number;
+  readonly p999: number;
+  readonly over: number;
+}
+
+export function blockStats(times: readonly number[], limit: number): BlockStats {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    max: sorted[sorted.length - 1] ?? 0,
+    p999: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.999))] ?? 0,
+    over: sorted.filter((time) => time > limit).length,
+  };
 }
 
 export function formatRate(perSecond: number): string {
