@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SandboxAccountsModule } from './accounts/accounts.module';
 import { ControlModule } from './control/control.module';
 import { GatewayModule } from './gateway/gateway.module';
+import { GatewayOrderCallsModule } from './gateway/order-calls.module';
 import { AccountHubModule } from './hub/account-hub.module';
 import { HubModule } from './hub/hub.module';
 import { PrivateRestModule } from './private-rest/private-rest.module';
@@ -20,6 +21,7 @@ import { SandboxUsersModule } from './users/users.module';
     HubModule,
     AccountHubModule,
     GatewayModule,
+    GatewayOrderCallsModule,
     ControlModule,
   ],
 })

@@ -48,7 +48,8 @@ export class GatewayServer implements OnModuleInit, OnModuleDestroy {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   private readonly connections = new Set<GatewayConnection>();
   private readonly statuses: SessionStatusBook;
-  private readonly catalog: GatewayCatalog;
+  /** Instruments and products as the gateway numbers them; the private calls use it too. */
+  readonly catalog: GatewayCatalog;
   private readonly level1: Level1Feed;
   private readonly level2 = new Level2Feed();
   private readonly trades: TradeFeed;
