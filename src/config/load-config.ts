@@ -60,9 +60,16 @@ function readSecretFiles(plain: Record<string, string>): string[] {
 
 function describe(error: ValidationError, plain: Record<string, string>): string {
   const raw = plain[error.property];
-  const shown = SECRET_KEYS.has(error.property) ? '<redacted>' : JSON.stringify(raw ?? null);
+  const shown = SECRET_KEYS.has(error.property)
+    ? '<redacted>'
+    : JSON.stringify(withoutUrlPassword(raw ?? null));
   const reasons = Object.values(error.constraints ?? {}).join('; ');
   return `${error.property}=${shown}: ${reasons}`;
+}
+
+/** A URL's password never appears in a message, whichever setting holds the URL. */
+function withoutUrlPassword(value: string | null): string | null {
+  return value?.replace(/(\/\/[^/?#@\s]*?:)[^/?#\s]*@/, '$1<redacted>@') ?? null;
 }
 
 function crossFieldProblems(config: AppConfig): string[] {

@@ -125,3 +125,12 @@ describe('readAssetsFile', () => {
     expect(assets.get('PEPE')).toMatchObject({ canWithdraw: false });
   });
 });
+
+describe('parseAssetsFile limits', () => {
+  it('rejects a limit whose exponent would expand into hundreds of digits', () => {
+    expect(() => parseAssetsFile('{"BTC":{"min_withdraw":1e400}}')).toThrow(
+      /BTC.min_withdraw: must be a non-negative decimal/,
+    );
+    expect(parseAssetsFile('{"BTC":{"max_withdraw":5e2}}').get('BTC')).toEqual({ maxWithdraw: '500' });
+  });
+});

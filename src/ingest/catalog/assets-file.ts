@@ -2,6 +2,7 @@ import { isLosslessNumber, parse } from 'lossless-json';
 import { readFile } from 'node:fs/promises';
 import { AssetOverride } from '../../market/catalog-join';
 import { canonicalDecimal, compareCanonical } from '../../market/decimal';
+import { previewJson } from '../../upstream/json-preview';
 
 /**
  * The assets file (ASSETS_FILE) names assets and states their withdraw and deposit terms, which the
@@ -49,8 +50,7 @@ export class AssetsFileError extends Error {
 }
 
 function describe(value: JsonValue): string {
-  const text = isLosslessNumber(value) ? value.value : JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return previewJson(value, 60, (node) => (isLosslessNumber(node) ? node.value : undefined));
 }
 
 function readFlag(value: JsonValue, path: string, problems: string[]): boolean | undefined {
@@ -60,9 +60,14 @@ function readFlag(value: JsonValue, path: string, problems: string[]): boolean |
   return undefined;
 }
 
+/** Exponents beyond this are no withdraw limit and would expand into hundreds of digits. */
+const MAX_EXPONENT = 100;
+const EXPONENT = /[eE]([+-]?\d+)$/;
+
 function readDecimal(value: JsonValue, path: string, problems: string[]): string | undefined {
   const text = isLosslessNumber(value) ? value.value : value;
-  if (typeof text === 'string') {
+  const exponent = typeof text === 'string' ? EXPONENT.exec(text) : null;
+  if (typeof text === 'string' && (!exponent || Math.abs(Number(exponent[1])) <= MAX_EXPONENT)) {
     try {
       return canonicalDecimal(text);
     } catch {
