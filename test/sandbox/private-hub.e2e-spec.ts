@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { Side } from '../../src/sandbox/engine/side';
 import { formatUnits } from '../../src/sandbox/engine/units';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { eventually } from '../support/gateway-test-client';
+import { eventually, GatewayTestClient } from '../support/gateway-test-client';
 import {
   DEMO_PRIVATE_KEY,
   DEMO_PUBLIC_KEY,
@@ -249,6 +249,49 @@ describe('sandbox private hub /ws/account', () => {
     const again = new Follower<HubOrder[]>(connection, 'OpenOrders');
     await eventually(() => again.items.length === 1);
     expect(again.items[0].map((order) => order.orderId)).toEqual([second.orderId]);
+  });
+
+  it('streams the orders placed and cancelled through the gateway, and the balances they lock', async () => {
+    const login = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'demo@example.com', password: 'demo' }).toString(),
+    });
+    const { data } = (await login.json()) as { data: { token: string; session_token: string } };
+    const gateway = await GatewayTestClient.connect(
+      `${sandbox.wsUrl}/WSGateway/?session_token=${encodeURIComponent(data.session_token)}`,
+    );
+    try {
+      await gateway.call('WebAuthenticateUser', { SessionToken: data.token });
+      const connection = await connected();
+      const orders = new Follower<HubOrder[]>(connection, 'OpenOrders');
+      const updates = new Follower<BalanceUpdate>(connection, 'BalanceUpdates');
+      await eventually(() => orders.items.length === 1 && updates.items.length > 0);
+      const sent = await gateway.call('SendOrder', {
+        OMSId: 1,
+        InstrumentId: sandbox.exchange.market('btc_usdt')!.spec.instrumentId,
+        Side: 1,
+        OrderType: 2,
+        Quantity: 0.3,
+        LimitPrice: Number(formatUnits(sandbox.exchange.market('btc_usdt')!.bestPrice(Side.Sell)! + 500n, 2)),
+      });
+      const orderId = String((sent.payload as { OrderId: string }).OrderId);
+      await eventually(() => orders.last?.some((order) => order.orderId === orderId) === true);
+      expect(orders.last!.find((order) => order.orderId === orderId)).toMatchObject({
+        status: 'Working',
+        amount: 0.3,
+      });
+      // A sell locks its amount of the base asset.
+      await eventually(() =>
+        updates.items.some((item) => item.assetId === 'btc' && item.orderLocked === 0.3),
+      );
+
+      await gateway.call('CancelOrder', { OMSId: 1, OrderId: Number(orderId) });
+      await eventually(() => orders.last?.every((order) => order.orderId !== orderId) === true);
+      await eventually(() => updates.last?.assetId === 'btc' && updates.last.orderLocked === 0);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('streams balances whose locked amounts follow the orders, as the private REST reports them', async () => {
