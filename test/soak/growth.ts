@@ -4,16 +4,29 @@ export interface SoakSample {
   readonly elapsedMs: number;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
+  /** The heap V8 has reserved, used or not: RSS follows it rather than what is used. */
+  readonly heapTotalBytes: number;
+  /** Memory of buffers and other objects outside the V8 heap. */
+  readonly externalBytes: number;
   readonly activeHandles: number;
   readonly activeResources: number;
   readonly redisUsedBytes: number;
+  /** Redis' used memory less that of the stored trades, which grow with the 24-hour window. */
+  readonly redisBesidesTradesBytes: number;
   /** Trades the API serves over every listed market: the data the memory holds grows with them. */
   readonly storedTrades: number;
   readonly requestsServed: number;
 }
 
 export type SoakMeasure =
-  'rssBytes' | 'heapUsedBytes' | 'activeHandles' | 'activeResources' | 'redisUsedBytes';
+  | 'rssBytes'
+  | 'heapUsedBytes'
+  | 'heapTotalBytes'
+  | 'externalBytes'
+  | 'activeHandles'
+  | 'activeResources'
+  | 'redisUsedBytes'
+  | 'redisBesidesTradesBytes';
 
 export interface Growth {
   readonly measure: SoakMeasure;

@@ -26,9 +26,12 @@ import { Growth, growthOf, SoakMeasure, SoakSample } from './growth';
 const MEASURES: readonly { measure: SoakMeasure; label: string; bytes: boolean }[] = [
   { measure: 'rssBytes', label: 'RSS', bytes: true },
   { measure: 'heapUsedBytes', label: 'heap used', bytes: true },
+  { measure: 'heapTotalBytes', label: 'heap total', bytes: true },
+  { measure: 'externalBytes', label: 'external', bytes: true },
   { measure: 'activeHandles', label: 'active handles', bytes: false },
   { measure: 'activeResources', label: 'active resources', bytes: false },
   { measure: 'redisUsedBytes', label: 'Redis used_memory', bytes: true },
+  { measure: 'redisBesidesTradesBytes', label: 'Redis besides the stored trades', bytes: true },
 ];
 
 /** The run's target: no measure grows by more than this after warm-up. */
@@ -92,23 +95,29 @@ async function main(): Promise<void> {
       const metrics = await readMetrics(url);
       const value = (name: string) => sampleValue(metrics, name) ?? Number.NaN;
       const info = await redis.info('memory');
-      const trades = await Promise.all(
-        LISTED.map((instrument) => redis.zcard(keys.instrument(instrument).trades)),
+      const tradeKeys = LISTED.map((instrument) => keys.instrument(instrument).trades);
+      const trades = await Promise.all(tradeKeys.map((key) => redis.zcard(key)));
+      const tradeBytes = await Promise.all(
+        tradeKeys.map(async (key) => Number((await redis.call('MEMORY', 'USAGE', key)) ?? 0)),
       );
+      const redisUsedBytes = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? Number.NaN);
       const sample: SoakSample = {
         elapsedMs: Date.now() - started,
         rssBytes: value('mdg_process_resident_memory_bytes'),
         heapUsedBytes: value('mdg_nodejs_heap_size_used_bytes'),
+        heapTotalBytes: value('mdg_nodejs_heap_size_total_bytes'),
+        externalBytes: value('mdg_nodejs_external_memory_bytes'),
         activeHandles: value('mdg_nodejs_active_handles_total'),
         activeResources: value('mdg_nodejs_active_resources_total'),
-        redisUsedBytes: Number(/used_memory:(\d+)/.exec(info)?.[1] ?? Number.NaN),
+        redisUsedBytes,
+        redisBesidesTradesBytes: redisUsedBytes - tradeBytes.reduce((sum, bytes) => sum + bytes, 0),
         storedTrades: trades.reduce((sum, count) => sum + count, 0),
         requestsServed: load.counts().served,
       };
       samples.push(sample);
       if (samples.length % 6 === 1)
         log(
-          `${Math.round(sample.elapsedMs / 1000)} s: RSS ${mib(sample.rssBytes)}, heap ${mib(sample.heapUsedBytes)}, ` +
+          `${Math.round(sample.elapsedMs / 1000)} s: RSS ${mib(sample.rssBytes)}, heap ${mib(sample.heapUsedBytes)} of ${mib(sample.heapTotalBytes)}, external ${mib(sample.externalBytes)}, ` +
             `handles ${sample.activeHandles}, Redis ${mib(sample.redisUsedBytes)}, trades ${sample.storedTrades}, served ${sample.requestsServed}`,
         );
       await sleep(sampleMs);
