@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseMetrics } from '../support/metrics-text';
 import { freePort, gatewayEnv, MainProcess, progress, sleep, startSandboxProcess } from './bench-process';
@@ -34,6 +36,9 @@ interface Start {
   readonly timeline: readonly (readonly [number, number])[];
   readonly restCalls: Record<string, number>;
   readonly resyncs: number;
+  /** CPU seconds the gateway and the sandbox used from the spawn to ready. */
+  readonly gatewayCpuSeconds: number;
+  readonly sandboxCpuSeconds: number;
 }
 
 async function main(): Promise<void> {
@@ -43,8 +48,11 @@ async function main(): Promise<void> {
       markets: { type: 'string', default: '1000' },
       flow: { type: 'string', default: '1' },
       starts: { type: 'string' },
+      'cpu-prof-dir': { type: 'string' },
     },
   });
+  const profileDir = values['cpu-prof-dir'] && resolve(values['cpu-prof-dir']);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const markets = positive(values.markets, 'markets');
   const starts = positive(values.starts ?? (values.full ? '3' : '1'), 'starts');
   const started = new Date();
@@ -61,7 +69,7 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < starts; run++) {
       progress(`cold start ${run + 1}/${starts}: spawning the gateway`);
-      results.push(await coldStart(sandbox.url));
+      results.push(await coldStart(sandbox.url, sandbox.process, profileDir));
       const last = results[results.length - 1];
       progress(`  books live ${Math.round(last.booksLiveMs)} ms, ready ${Math.round(last.readyMs)} ms`);
     }
@@ -77,14 +85,15 @@ async function main(): Promise<void> {
     `Sandbox: ${markets} markets, ${values.flow} synthetic orders/s each, REST limits on; its own warm-up took ` +
       `${(sandboxWarmUpMs / 1000).toFixed(1)} s before the gateway was spawned (not counted)`,
     '',
-    '| start | listening | every book live | /health/ready 200 | **ready / 15 s target** | REST calls during the start (/marketdata/, /frontoffice/) | re-syncs |',
-    '| --- | ---: | ---: | ---: | --- | --- | ---: |',
+    '| start | listening | every book live | /health/ready 200 | **ready / 15 s target** | CPU to ready, gateway / sandbox | REST calls during the start (/marketdata/, /frontoffice/) | re-syncs |',
+    '| --- | ---: | ---: | ---: | --- | ---: | --- | ---: |',
   ];
   for (const [index, start] of results.entries()) {
     const ratio = start.readyMs / TARGET_MS;
     lines.push(
       `| ${index + 1} (${start.instruments} books) | ${seconds(start.listeningMs)} | ${seconds(start.booksLiveMs)} | ` +
         `${seconds(start.readyMs)} | **${ratio.toFixed(2)}**${ratio <= 1 ? '' : ' (missed)'} | ` +
+        `${start.gatewayCpuSeconds.toFixed(1)} s / ${start.sandboxCpuSeconds.toFixed(1)} s | ` +
         `${start.restCalls.marketdata ?? 0}, ${start.restCalls.frontoffice ?? 0} | ${start.resyncs} |`,
     );
   }
@@ -97,11 +106,15 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function coldStart(sandboxUrl: string): Promise<Start> {
+async function coldStart(sandboxUrl: string, sandbox: MainProcess, profileDir?: string): Promise<Start> {
   const callsBefore = await restCalls(sandboxUrl);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const gateway = MainProcess.spawn('gateway', { env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, port) } });
+  const sandboxCpu = sandbox.cpuSeconds();
+  const gateway = MainProcess.spawn('gateway', {
+    env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, port) },
+    nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   const spawnedAt = gateway.startedAt;
   try {
     const listeningMs = (await gateway.waitFor(`${url}/health/live`, 60_000)) - spawnedAt;
@@ -127,6 +140,8 @@ async function coldStart(sandboxUrl: string): Promise<Start> {
         if (booksLiveMs === undefined && instruments > 0 && live === instruments) booksLiveMs = at;
       }
       if (response.status === 200) {
+        const gatewayCpuSeconds = gateway.cpuSeconds();
+        const sandboxCpuSeconds = sandbox.cpuSeconds() - sandboxCpu;
         const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
         const resyncs = metrics
           .filter((sample) => sample.name === 'mdg_book_resyncs_total')
@@ -144,6 +159,8 @@ async function coldStart(sandboxUrl: string): Promise<Start> {
           timeline,
           restCalls: calls,
           resyncs,
+          gatewayCpuSeconds,
+          sandboxCpuSeconds,
         };
       }
       await sleep(POLL_MS);

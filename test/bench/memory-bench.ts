@@ -30,6 +30,7 @@ import { marketHead, marketState } from './memory-fixture';
  *
  *   node -r ./test/bench/swc-register.js test/bench/memory-bench.ts         1 and 4 markets; 100, 1,000, 5,000 levels
  *   ... memory-bench.ts --full                                              10, 50 and 200 markets (about 4 GB of Redis)
+ *   ... memory-bench.ts --markets 10,50 --depth-markets 10                  any series
  */
 
 const DAY_OF_TRADES = 86_400;
@@ -57,15 +58,20 @@ interface CaseResult extends Case {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      markets: { type: 'string' },
+      'depth-markets': { type: 'string' },
+    },
+  });
   // Per-market figures hardly move with the number of markets, so the quick run keeps them few.
-  const small = values.full ? 10 : 1;
+  const series = (values.markets ?? (values.full ? '10,50,200' : '1,4')).split(',').map(Number);
+  const small = Number(values['depth-markets'] ?? (values.full ? '10' : '1'));
+  if (![...series, small].every((n) => Number.isInteger(n) && n > 0))
+    throw new Error('--markets: a comma-separated list of positive integers; --depth-markets: one');
   const cases: Case[] = [
-    ...(values.full ? [10, 50, 200] : [1, 4]).map((markets) => ({
-      markets,
-      depth: 1000,
-      trades: DAY_OF_TRADES,
-    })),
+    ...series.map((markets) => ({ markets, depth: 1000, trades: DAY_OF_TRADES })),
     { markets: small, depth: 100, trades: DAY_OF_TRADES },
     { markets: small, depth: 5000, trades: DAY_OF_TRADES },
     { markets: small, depth: 1000, trades: 0 },

@@ -38,7 +38,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   },
   { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
   { name: 'cold-start', file: 'cold-start-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
-  { name: 'memory', file: 'memory-bench.ts', quick: [], full: ['--full'], quickSeconds: 20 },
+  { name: 'memory', file: 'memory-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },
 ];
 
 function main(): void {
