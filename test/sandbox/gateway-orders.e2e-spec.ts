@@ -472,4 +472,61 @@ describe('sandbox gateway: private trading calls', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(watcher.frames.length).toBe(count);
   });
+  it('finds the executions of gateway orders with every GetTradesHistory filter and its defaults', async () => {
+    const history = async (payload: Record<string, unknown>) =>
+      (await trader.call('GetTradesHistory', { OMSId: 1, ...payload })).payload as Fields[];
+    // One execution on the default account, one on the second account, one on another market.
+    const bid = market().bestPrice(Side.Buy)!;
+    const first = await accepted(trader, {
+      AccountId: TRADER_ACCOUNT,
+      Side: 1,
+      OrderType: 1,
+      Quantity: 0.001,
+    });
+    const onSecond = await accepted(trader, { AccountId: 21, Side: 1, OrderType: 1, Quantity: 0.002 });
+    const eth = market('eth_usdt');
+    const onEth = await send(trader, {
+      AccountId: TRADER_ACCOUNT,
+      InstrumentId: eth.spec.instrumentId,
+      Side: 1,
+      OrderType: 1,
+      Quantity: 0.01,
+    });
+    expect(onEth.status).toBe('Accepted');
+
+    const all = await history({});
+    const ids = (rows: Fields[]) => rows.map((row) => Number(row.OrderId));
+    // Only OMSId: the default account's executions of every instrument, newest first.
+    expect(ids(all)).toContain(first);
+    expect(ids(all)).toContain(Number(onEth.OrderId));
+    expect(ids(all)).not.toContain(onSecond);
+    expect(all.every((row) => row.AccountId === String(TRADER_ACCOUNT))).toBe(true);
+    const times = all.map((row) => Number(row.TradeTimeMS));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(ids(await history({ AccountId: 21 }))).toEqual([onSecond]);
+    expect(ids(await history({ UserId: 2 }))).toEqual(expect.arrayContaining([first, onSecond]));
+    expect(await history({ UserId: 3 })).toMatchObject({ errorcode: '20' });
+    expect(await history({ AccountId: OTHER_ACCOUNT })).toMatchObject({ errorcode: '20' });
+
+    const btcRows = await history({ InstrumentId: btcUsdt });
+    expect(btcRows.every((row) => row.InstrumentId === String(btcUsdt))).toBe(true);
+    expect(ids(btcRows)).not.toContain(Number(onEth.OrderId));
+    const byOrder = await history({ OrderId: first });
+    expect(byOrder.map((row) => [row.Side, row.Quantity, row.MakerTaker, row.Price])).toEqual([
+      ['Sell', '0.001', 'Taker', formatUnits(bid, 2)],
+    ]);
+    const [execution] = byOrder;
+    expect(ids(await history({ TradeId: Number(execution.TradeId) }))).toEqual([first]);
+    expect(ids(await history({ ExecutionId: Number(execution.ExecutionId) }))).toEqual([first]);
+    // StartIndex 0 is the newest; Depth counts from it.
+    expect(await history({ StartIndex: 1, Depth: 2 })).toEqual(all.slice(1, 3));
+    // Time bounds in milliseconds or seconds, both inclusive.
+    const at = Number(execution.TradeTimeMS);
+    expect(ids(await history({ StartTimeStamp: at, EndTimeStamp: at }))).toContain(first);
+    expect(
+      ids(await history({ StartTimeStamp: Math.floor(at / 1000), EndTimeStamp: Math.floor(at / 1000) })),
+    ).toContain(first);
+    expect(await history({ StartTimeStamp: at + 1000 })).toEqual([]);
+    expect(ids(await history({ EndTimeStamp: at - 1000 }))).not.toContain(first);
+  });
 });
