@@ -101,17 +101,21 @@ export class JsonFields {
 
 /** A non-negative decimal (JSON number or string) as canonical text, or a FieldError naming `path`. */
 export function readDecimal(value: ExactJson | undefined, path: string): string {
-  if (typeof value === 'string') {
-    const exponent = EXPONENT.exec(value);
-    if (!exponent || Math.abs(Number(exponent[1])) <= MAX_EXPONENT) {
-      try {
-        return canonicalDecimal(value);
-      } catch {
-        // reported below
-      }
-    }
+  const text = decimalText(value);
+  if (text === undefined) throw new FieldError(path, 'a non-negative decimal number', value);
+  return text;
+}
+
+/** What `readDecimal` reads, or undefined where it would throw: for hot paths that name the place only on failure. */
+export function decimalText(value: ExactJson | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const exponent = EXPONENT.exec(value);
+  if (exponent && Math.abs(Number(exponent[1])) > MAX_EXPONENT) return undefined;
+  try {
+    return canonicalDecimal(value);
+  } catch {
+    return undefined;
   }
-  throw new FieldError(path, 'a non-negative decimal number', value);
 }
 
 /** Gathers the FieldErrors of several reads, so that one MalformedBodyError can list them all. */

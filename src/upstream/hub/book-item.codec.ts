@@ -1,6 +1,6 @@
 import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
-import { ExactJson } from '../exact-json';
-import { FieldError, FieldProblems, JsonFields } from '../json-fields';
+import { ExactJson, isJsonObject } from '../exact-json';
+import { decimalText, FieldError, FieldProblems, JsonFields } from '../json-fields';
 
 /** A `Book` stream item that is not shaped as the exchange's `OrderBookInfo`; each problem says where. */
 export class MalformedBookItemError extends Error {
@@ -16,14 +16,23 @@ function levels(
   side: BookSide,
   problems: FieldProblems,
 ): LevelUpdate[] {
+  const entries = fields.array(key);
   const updates: LevelUpdate[] = [];
-  fields.array(key).forEach((entry, index) => {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index];
+    // Well-formed levels are read without the paths and closures that only a problem needs.
+    const price = isJsonObject(entry) ? decimalText(entry.price) : undefined;
+    const amount = isJsonObject(entry) ? decimalText(entry.amount) : undefined;
+    if (price !== undefined && amount !== undefined) {
+      updates.push({ side, price, amount });
+      continue;
+    }
     const update = problems.read(() => {
       const level = JsonFields.of(entry, `${fields.at(key)}[${index}]`);
       return { side, price: level.decimal('price'), amount: level.decimal('amount') };
     });
     if (update) updates.push(update);
-  });
+  }
   return updates;
 }
 
