@@ -61,6 +61,7 @@ export function describeSandbox(sandbox: RunningSandbox): string {
     `           ${baseUrl}/marketdata/instruments/{instrument}/history`,
     `  Hub      ${baseUrl}/marketdata/info   (SignalR, stream "Book")`,
     `  Private  ${baseUrl}/frontoffice/api/order, /orders, /balances, /stoporders ...   (signed, Key/Sign)`,
+    `           ${baseUrl}/ws/account   (SignalR, Key/Sign/Payload headers, streams "OpenOrders", "Balance")`,
     `  Login    ${baseUrl}/api/v1/trade/auth   (demo@example.com / demo)`,
     `  Gateway  ${wsUrl}/WSGateway/`,
     `  Control  ${baseUrl}/sandbox/truth/{instrument}`,
