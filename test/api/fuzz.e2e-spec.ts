@@ -110,7 +110,7 @@ describe('the API under random paths and query strings', () => {
       60_000,
       200,
     );
-    const listed = Object.keys(await (await fetch(`${stack.app.url}/ticker`)).json());
+    const listed = Object.keys((await (await fetch(`${stack.app.url}/ticker`)).json()) as object);
     await waitFor(
       async () => {
         const answers = await Promise.all(
