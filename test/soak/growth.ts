@@ -30,25 +30,26 @@ export type SoakMeasure =
 
 export interface Growth {
   readonly measure: SoakMeasure;
-  /** Mean of the samples in the first minute after warm-up. */
+  /** The floor (least sample) of the first window after warm-up. */
   readonly afterWarmUp: number;
-  /** Mean of the samples in the last minute. */
+  /** The floor of the last window. */
   readonly atEnd: number;
   /** (atEnd - afterWarmUp) / afterWarmUp, in percent. */
   readonly growthPercent: number;
-  /** Least-squares slope over every sample after warm-up, per hour, in percent of afterWarmUp. */
+  /** Least-squares slope of the windows' floors after warm-up, per hour, in percent of afterWarmUp. */
   readonly trendPercentPerHour: number;
 }
 
-const MINUTE_MS = 60_000;
-
-function mean(values: readonly number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-}
+/**
+ * Memory is compared by its floor over a window, the least of its samples: what is left after the
+ * garbage collector ran. A mean, or a single sample, would mostly measure when it last ran.
+ */
+export const WINDOW_MS = 120_000;
 
 /** Slope of `y` over `x` by least squares; 0 with fewer than two points. */
 export function slope(points: readonly (readonly [number, number])[]): number {
   if (points.length < 2) return 0;
+  const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const meanX = mean(points.map(([x]) => x));
   const meanY = mean(points.map(([, y]) => y));
   let numerator = 0;
@@ -60,25 +61,37 @@ export function slope(points: readonly (readonly [number, number])[]): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
-/**
- * How much a measure grew after warm-up: the last minute's mean against the first minute's after
- * warm-up (means, so that one garbage collection does not decide), and the trend over all of it.
- */
+/** The floor of `measure` in each window after the warm-up, as [window start, floor]. */
+export function floors(
+  samples: readonly SoakSample[],
+  measure: SoakMeasure,
+  warmUpMs: number,
+): [number, number][] {
+  const byWindow = new Map<number, number>();
+  for (const sample of samples) {
+    if (sample.elapsedMs < warmUpMs) continue;
+    const window = warmUpMs + Math.floor((sample.elapsedMs - warmUpMs) / WINDOW_MS) * WINDOW_MS;
+    byWindow.set(window, Math.min(byWindow.get(window) ?? Number.POSITIVE_INFINITY, sample[measure]));
+  }
+  const points = [...byWindow].sort(([a], [b]) => a - b);
+  // A last window of a few samples would compare a floor of a few samples with one of many.
+  const lastAt = samples[samples.length - 1]?.elapsedMs ?? 0;
+  if (points.length > 2 && lastAt - points[points.length - 1][0] < WINDOW_MS / 2) points.pop();
+  return points;
+}
+
+/** How much a measure's floor grew from the first window after warm-up to the last, and its trend. */
 export function growthOf(samples: readonly SoakSample[], measure: SoakMeasure, warmUpMs: number): Growth {
-  const steady = samples.filter((sample) => sample.elapsedMs >= warmUpMs);
-  if (steady.length === 0) throw new Error('no sample after the warm-up');
-  const first = steady.filter((sample) => sample.elapsedMs < steady[0].elapsedMs + MINUTE_MS);
-  const lastAt = steady[steady.length - 1].elapsedMs;
-  const last = steady.filter((sample) => sample.elapsedMs > lastAt - MINUTE_MS);
-  const afterWarmUp = mean(first.map((sample) => sample[measure]));
-  const atEnd = mean(last.map((sample) => sample[measure]));
-  const perMs = slope(steady.map((sample) => [sample.elapsedMs, sample[measure]]));
+  const points = floors(samples, measure, warmUpMs);
+  if (points.length < 2) throw new Error('fewer than two windows after the warm-up');
+  const afterWarmUp = points[0][1];
+  const atEnd = points[points.length - 1][1];
   const percent = (value: number) => (afterWarmUp === 0 ? 0 : (value / afterWarmUp) * 100);
   return {
     measure,
     afterWarmUp,
     atEnd,
     growthPercent: percent(atEnd - afterWarmUp),
-    trendPercentPerHour: percent(perMs * 3_600_000),
+    trendPercentPerHour: percent(slope(points) * 3_600_000),
   };
 }
