@@ -290,6 +290,16 @@ describe('sandbox gateway: private trading calls', () => {
       ]);
       expect(typeof reply.errormsg === 'string' && reply.errormsg !== '').toBe(true);
     }
+    // A ClientOrderId is unique among the account's open orders.
+    const first = await accepted(trader, limitBuy(near(Side.Buy, -800n), '0.001', { ClientOrderId: 9001 }));
+    expect(
+      await send(trader, limitBuy(near(Side.Buy, -800n), '0.001', { ClientOrderId: 9001 })),
+    ).toMatchObject({
+      status: 'Rejected',
+      errorcode: '101',
+      detail: 'duplicate_client_order_id',
+    });
+    expect(fields(await trader.call('CancelOrder', { OMSId: 1, OrderId: first })).result).toBe(true);
     // Refusals by the market rules and the balance are recorded as Rejected orders.
     const reply = await send(trader, limitBuy(price, '100000'));
     expect(Number(reply.OrderId)).toBeGreaterThan(0);

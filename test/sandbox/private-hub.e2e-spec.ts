@@ -339,4 +339,22 @@ describe('sandbox private hub /ws/account', () => {
     expect(final.status).toBe('Completed');
     await eventually(() => Math.abs(balance.last!.btc - (btcBefore + 0.01)) < 1e-9);
   }, 30_000);
+  it('cuts its connections and refuses new ones while the drop-connections fault is on', async () => {
+    const connection = await connected();
+    const closed = new Promise<void>((resolve) => connection.onclose(() => resolve()));
+    const setFault = (enabled: boolean) =>
+      fetch(`${sandbox.baseUrl}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'drop-connections', enabled }),
+      });
+    expect((await setFault(true)).status).toBeLessThan(300);
+    try {
+      await closed;
+      expect(await upgradeStatus(`${sandbox.wsUrl}/ws/account`, accountHeaders())).toBe(503);
+    } finally {
+      await setFault(false);
+    }
+    expect(await upgradeStatus(`${sandbox.wsUrl}/ws/account`, accountHeaders())).toBe(101);
+  });
 });

@@ -37,6 +37,9 @@ export class OrderEvents {
   }
 
   subscribe(connection: GatewayConnection, accountId: number): void {
+    // Sockets that closed since are forgotten here, as nothing tells this class of a close.
+    for (const subscribers of this.subscribers.values())
+      for (const subscriber of subscribers) if (!subscriber.isOpen) subscribers.delete(subscriber);
     let connections = this.subscribers.get(accountId);
     if (!connections) {
       connections = new Set();
