@@ -71,10 +71,11 @@ export class FastPath {
     const { metrics } = this.options;
     const reply = new RawReply(
       response,
-      { [REQUEST_ID_HEADER]: requestIdOf(request), ...this.options.headers },
       metrics &&
         ((status) => metrics.record('GET', apiRequest.path, status, (performance.now() - started) / 1000)),
     );
+    reply.header(REQUEST_ID_HEADER, requestIdOf(request));
+    reply.addHeaders(this.options.headers);
     const { rateLimit } = this.options;
     if (rateLimit) {
       const decision = rateLimit.hit(this.options.clientAddress(request));
@@ -95,7 +96,14 @@ export class FastPath {
 
   private route(url: string, request: IncomingMessage): (ApiRequest & Route) | undefined {
     const exact = this.exact.get(url);
-    if (exact) return { ...exact, headers: request.headers, params: NO_QUERY, query: NO_QUERY };
+    if (exact)
+      return {
+        path: exact.path,
+        handler: exact.handler,
+        headers: request.headers,
+        params: NO_QUERY,
+        query: NO_QUERY,
+      };
     for (const route of this.withParam) {
       if (!url.startsWith(route.prefix)) continue;
       const value = url.slice(route.prefix.length);

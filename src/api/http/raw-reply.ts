@@ -7,19 +7,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * An endpoint's reply written straight to node's response, as Fastify would write it: lower-case
  * header names in the order they were set, `content-length` from the payload (none on a 304), an
  * object as JSON.
+ *
+ * The headers are copied in one by one: an object made by spreading another (`{ ...headers }`) took
+ * V8's slow path for each header added to it afterwards, some 2 µs apiece.
  */
 export class RawReply implements ApiReply {
   private code = 200;
-  private readonly headers: Record<string, string>;
+  private readonly headers: Record<string, string> = {};
 
   constructor(
     private readonly response: ServerResponse,
-    headers: Readonly<Record<string, string>>,
     /** Told the status once the response is handed to node. */
     private readonly sent?: (status: number) => void,
-  ) {
-    this.headers = { ...headers };
-  }
+  ) {}
 
   /** The response has gone out: nothing more can be sent. */
   get done(): boolean {
@@ -33,7 +33,7 @@ export class RawReply implements ApiReply {
 
   /** Sets several headers at once, in their order. */
   addHeaders(headers: Readonly<Record<string, string>>): this {
-    Object.assign(this.headers, headers);
+    for (const name in headers) this.headers[name] = headers[name];
     return this;
   }
 
