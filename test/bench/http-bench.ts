@@ -7,6 +7,7 @@ import { LoadSettings, Measurement, measure, warmUp } from './load';
 import { describeMachine } from './machine';
 import { rawGet, recordResponse, RecordedResponse } from './raw-http';
 import { ServerProcess } from './server-process';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
 
 /**
  * Requests per second of the gateway's cached listing endpoints against a bare node:http server
@@ -16,37 +17,70 @@ import { ServerProcess } from './server-process';
  * the idle one frozen, and the rounds alternate which goes first, so that a change in the
  * machine's background load hits both alike; a round's ratio compares two back-to-back runs.
  *
- *   npm run bench                     about 4 minutes: 2 s per measurement, 5 rounds
- *   npm run bench -- --full           about 25 minutes: 10 s per measurement, 7 rounds
- *   npm run bench -- --scenario quiet --cpu-prof-dir prof   one scenario, the gateway profiled
- *   (`npm run bench` runs every benchmark through run-all.ts, this one with --quick: 3 rounds;
- *   `npm run bench -- --only http [arguments]` runs this one alone; the figures above are this file's own defaults)
+ * The gateway runs in role `all` (one process ingests and serves) and in role `api`, the production
+ * topology: an `ingest` process writes to a private redis-server and the `api` process only serves.
+ *
+ *   npm run bench -- --only http              about 2 minutes (also --quick, as run-all.ts runs it):
+ *                                             the quiet market in both roles, 3 rounds of 1 s
+ *   npm run bench -- --only http --full       about 40 minutes: moving markets too, 7 rounds of 10 s
+ *   npm run bench -- --only http --scenario api-quiet --rounds 7 --duration 3
+ *   npm run bench -- --only http --scenario all-quiet --cpu-prof-dir prof   the gateway profiled
  */
 
 interface Scenario {
   readonly name: string;
   readonly description: string;
+  /** `all`: the gateway ingests and serves; `api`: it serves what an `ingest` process writes to Redis. */
+  readonly role: 'all' | 'api';
   /** The sandbox's synthetic orders per second per market. */
   readonly flowRate: number;
   readonly paths: readonly string[];
+  /** Only with `--full` (or when asked for by name). */
+  readonly fullOnly: boolean;
 }
 
 /** btc_usdt: the sandbox keeps about 2,400 resting orders per market, some 1,400 price levels. */
 const FULL_BOOK = '/orderbook/btc_usdt';
 
+const QUIET_PATHS = ['/summary', '/ticker', FULL_BOOK, '/coingecko/tickers'];
+const MOVING_PATHS = ['/summary', FULL_BOOK];
+
 const SCENARIOS: readonly Scenario[] = [
   {
-    name: 'quiet',
-    description: 'quiet market: no order flow, so every response comes from the response cache',
+    name: 'all-quiet',
+    description:
+      'role all (one process ingests and serves), quiet market: no order flow, so every response comes from the response cache',
+    role: 'all',
     flowRate: 0,
-    paths: ['/summary', '/ticker', FULL_BOOK],
+    paths: QUIET_PATHS,
+    fullOnly: false,
   },
   {
-    name: 'moving',
+    name: 'api-quiet',
     description:
-      'moving market: 20 synthetic orders/s per market, so the gateway ingests and rebuilds bodies as the state moves',
+      'role api (an ingest process writes to Redis, the api process only serves), quiet market: every response comes from the response cache',
+    role: 'api',
+    flowRate: 0,
+    paths: QUIET_PATHS,
+    fullOnly: false,
+  },
+  {
+    name: 'all-moving',
+    description:
+      'role all, moving market: 20 synthetic orders/s per market, so the gateway ingests and rebuilds bodies as the state moves',
+    role: 'all',
     flowRate: 20,
-    paths: ['/summary', FULL_BOOK],
+    paths: MOVING_PATHS,
+    fullOnly: true,
+  },
+  {
+    name: 'api-moving',
+    description:
+      'role api, moving market: 20 synthetic orders/s per market; the api process reads the moving state from Redis and rebuilds bodies',
+    role: 'api',
+    flowRate: 20,
+    paths: MOVING_PATHS,
+    fullOnly: true,
   },
 ];
 
@@ -64,6 +98,8 @@ interface Row {
   readonly encoding: string;
   readonly gateway: Measurement[];
   readonly bare: Measurement[];
+  /** With `--via-fastify`: the gateway answering through Fastify's routes instead of its fast path. */
+  readonly viaFastify: Measurement[];
   /** How often the body the gateway sent changed during its measurements, per second. */
   readonly changesPerSecond: number;
 }
@@ -78,16 +114,19 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '50' },
       scenario: { type: 'string' },
       'cpu-prof-dir': { type: 'string' },
+      'via-fastify': { type: 'boolean', default: false },
     },
   });
   const settings: LoadSettings = {
     connections: positive(values.connections, 'connections'),
     pipelining: 1,
-    durationSeconds: positive(values.duration ?? (values.full ? '10' : '2'), 'duration'),
-    warmUpSeconds: values.full ? 2 : 1,
+    durationSeconds: positive(values.duration ?? (values.full ? '10' : '1'), 'duration'),
+    warmUpSeconds: values.full ? 2 : 0.5,
   };
-  const rounds = positive(values.rounds ?? (values.full ? '7' : values.quick ? '3' : '5'), 'rounds');
-  const scenarios = SCENARIOS.filter((scenario) => !values.scenario || scenario.name === values.scenario);
+  const rounds = positive(values.rounds ?? (values.full ? '7' : '3'), 'rounds');
+  const scenarios = SCENARIOS.filter((scenario) =>
+    values.scenario ? scenario.name === values.scenario : values.full || !scenario.fullOnly,
+  );
   if (scenarios.length === 0)
     throw new Error(`--scenario: one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
   const profileDir = values['cpu-prof-dir'] && resolve(values['cpu-prof-dir']);
@@ -96,15 +135,19 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadAtStart = loadavg()[0];
   const rows: Row[] = [];
-  for (const scenario of scenarios) rows.push(...(await runScenario(scenario, settings, rounds, profileDir)));
+  for (const scenario of scenarios)
+    rows.push(...(await runScenario(scenario, settings, rounds, profileDir, values['via-fastify'])));
 
   const out = [
     `Run ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
     `Machine: ${describeMachine()}`,
     `Command: npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     `Load: autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}; per endpoint ` +
-      `and encoding a ${settings.warmUpSeconds} s warm-up of each server, then ${rounds} rounds of ` +
-      `${settings.durationSeconds} s on each, the servers taking turns`,
+      `a ${settings.warmUpSeconds} s warm-up of each server, then per encoding ${rounds} rounds of ` +
+      `${settings.durationSeconds} s on each, the servers taking turns` +
+      (values['via-fastify']
+        ? ' (the gateway twice: by its fast path, and via Fastify with `?via=fastify` added)'
+        : ''),
     "Figures are medians of the rounds; gateway/bare is the median of the rounds' ratios (a round's two " +
       'runs are back to back); per CPU-second compares requests per second of server CPU time',
     `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
@@ -125,18 +168,29 @@ async function runScenario(
   settings: LoadSettings,
   rounds: number,
   profileDir: string | undefined,
+  viaFastify: boolean,
 ): Promise<Row[]> {
   progress(
-    `${scenario.name}: starting the sandbox exchange (flow ${scenario.flowRate}/s per market) and the gateway`,
+    `${scenario.name}: starting the sandbox exchange (flow ${scenario.flowRate}/s per market) and the gateway (role ${scenario.role})`,
   );
   const sandbox = await ServerProcess.start('sandbox', 'sandbox-process.ts', {
     env: { BENCH_FLOW_RATE: String(scenario.flowRate) },
   });
+  let redis: TestRedisServer | undefined;
+  let ingest: ServerProcess | undefined;
   let gateway: ServerProcess | undefined;
   let bare: ServerProcess | undefined;
   try {
+    const roleEnv: Record<string, string> = { BENCH_ROLE: scenario.role, BENCH_UPSTREAM_URL: sandbox.url };
+    if (scenario.role === 'api') {
+      redis = await startRedisServer();
+      roleEnv.BENCH_REDIS_URL = redis.url;
+      ingest = await ServerProcess.start('ingest', 'gateway-process.ts', {
+        env: { ...roleEnv, BENCH_ROLE: 'ingest' },
+      });
+    }
     gateway = await ServerProcess.start('gateway', 'gateway-process.ts', {
-      env: { BENCH_UPSTREAM_URL: sandbox.url },
+      env: roleEnv,
       nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     await waitUntilServing(gateway.url, scenario.paths);
@@ -154,23 +208,42 @@ async function runScenario(
           encoding: encoding.name,
           gateway: [],
           bare: [],
+          viaFastify: [],
           changesPerSecond: 0,
         };
-        for (const server of [gateway, bare]) {
-          switchTo(server, [gateway, bare]);
-          await warmUp(server, path, encoding.headers, settings);
+        // A query string is left to Fastify's routes: the same handler, and the same bytes for a
+        // parameter no endpoint reads. (An empty one would not do: the load generator drops it.)
+        const targets: Target[] = [
+          { name: 'gateway', server: gateway, path, results: row.gateway },
+          { name: 'bare', server: bare, path, results: row.bare },
+          ...(viaFastify
+            ? [
+                {
+                  name: 'gateway via Fastify',
+                  server: gateway,
+                  path: `${path}?via=fastify`,
+                  results: row.viaFastify,
+                },
+              ]
+            : []),
+        ];
+        if (encoding === ENCODINGS[0]) {
+          for (const target of targets) {
+            switchTo(target.server, [gateway, bare]);
+            await warmUp(target.server, target.path, encoding.headers, settings);
+          }
         }
         let changes = 0;
         for (let round = 0; round < rounds; round++) {
-          const order = round % 2 === 0 ? [gateway, bare] : [bare, gateway];
-          for (const server of order) {
-            switchTo(server, order);
-            const watch = server === gateway ? watchEtag(gateway.url + path) : undefined;
-            const measurement = await measure(server, path, encoding.headers, settings);
+          const order = round % 2 === 0 ? targets : [...targets].reverse();
+          for (const target of order) {
+            switchTo(target.server, [gateway, bare]);
+            const watch = target.name === 'gateway' ? watchEtag(gateway.url + path) : undefined;
+            const measurement = await measure(target.server, target.path, encoding.headers, settings);
             if (watch) changes += await watch.stop();
-            (server === gateway ? row.gateway : row.bare).push(measurement);
+            target.results.push(measurement);
             progress(
-              `${scenario.name} ${path} ${encoding.name} round ${round + 1} ${server.name}: ${line(measurement)}`,
+              `${scenario.name} ${path} ${encoding.name} round ${round + 1} ${target.name}: ${line(measurement)}`,
             );
           }
         }
@@ -181,8 +254,18 @@ async function runScenario(
   } finally {
     await bare?.close();
     await gateway?.close();
+    await ingest?.close();
     await sandbox.close();
+    await redis?.stop();
   }
+}
+
+/** One way of loading a server: the gateway (fast path or via Fastify) or the bare peer. */
+interface Target {
+  readonly name: string;
+  readonly server: ServerProcess;
+  readonly path: string;
+  readonly results: Measurement[];
 }
 
 /** Freezes every server but `server`, which runs. */
@@ -245,35 +328,52 @@ function forBare(response: RecordedResponse): RecordedForBare {
 }
 
 function table(scenario: Scenario, rows: readonly Row[]): string[] {
+  const viaFastify = rows.some((row) => row.viaFastify.length > 0);
   const lines = [
     `### ${scenario.description}`,
     '',
-    '| endpoint | encoding | bytes/response | gateway req/s | bare req/s | **gateway/bare** (min–max of rounds) | p50 / p99 ms gateway | p50 / p99 ms bare | server CPU gateway / bare | gateway/bare per CPU-second | body changes/s |',
-    '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| endpoint | encoding | bytes/response | gateway req/s | bare req/s | **gateway/bare** (min–max of rounds) | p50 / p99 ms gateway | p50 / p99 ms bare | server CPU gateway / bare | gateway/bare per CPU-second | body changes/s |' +
+      (viaFastify ? ' via Fastify req/s | fast path/via Fastify | per CPU-second |' : ''),
+    '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |' +
+      (viaFastify ? ' ---: | ---: | ---: |' : ''),
   ];
   for (const row of rows) {
     const gateway = summarize(row.gateway);
     const bare = summarize(row.bare);
     // Each round's servers ran back to back, so a round's ratio shares its background load.
-    const ratios = row.gateway.map((m, i) => m.requestsPerSecond / row.bare[i].requestsPerSecond);
+    const ratios = roundRatios(row.gateway, row.bare);
     const ratio = median(ratios);
-    const perCpu = median(
-      row.gateway.map(
-        (m, i) => m.requestsPerSecond / m.serverCpu / (row.bare[i].requestsPerSecond / row.bare[i].serverCpu),
-      ),
-    );
     const verdict = ratio >= TARGET_RATIO ? '' : ' below target';
-    lines.push(
+    let line =
       `| ${row.path} | ${row.encoding} | ${Math.round(gateway.bytesPerResponse)} | ` +
-        `${Math.round(gateway.requestsPerSecond)} | ${Math.round(bare.requestsPerSecond)} | ` +
-        `**${ratio.toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})${verdict} | ` +
-        `${gateway.p50Ms} / ${gateway.p99Ms} | ${bare.p50Ms} / ${bare.p99Ms} | ` +
-        `${percent(gateway.serverCpu)} / ${percent(bare.serverCpu)} | ${perCpu.toFixed(2)} | ` +
-        `${row.changesPerSecond.toFixed(1)} |`,
-    );
+      `${Math.round(gateway.requestsPerSecond)} | ${Math.round(bare.requestsPerSecond)} | ` +
+      `**${ratio.toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})${verdict} | ` +
+      `${gateway.p50Ms} / ${gateway.p99Ms} | ${bare.p50Ms} / ${bare.p99Ms} | ` +
+      `${percent(gateway.serverCpu)} / ${percent(bare.serverCpu)} | ${perCpuRatio(row.gateway, row.bare).toFixed(2)} | ` +
+      `${row.changesPerSecond.toFixed(1)} |`;
+    if (viaFastify) {
+      line +=
+        ` ${Math.round(summarize(row.viaFastify).requestsPerSecond)} | ` +
+        `${median(roundRatios(row.gateway, row.viaFastify)).toFixed(2)} | ` +
+        `${perCpuRatio(row.gateway, row.viaFastify).toFixed(2)} |`;
+    }
+    lines.push(line);
   }
   lines.push('');
   return lines;
+}
+
+function roundRatios(measured: readonly Measurement[], peer: readonly Measurement[]): number[] {
+  return measured.map((m, i) => m.requestsPerSecond / peer[i].requestsPerSecond);
+}
+
+/** Requests per second of server CPU time, against the peer's, median of the rounds. */
+function perCpuRatio(measured: readonly Measurement[], peer: readonly Measurement[]): number {
+  return median(
+    measured.map(
+      (m, i) => m.requestsPerSecond / m.serverCpu / (peer[i].requestsPerSecond / peer[i].serverCpu),
+    ),
+  );
 }
 
 /** The median of each figure over the rounds. */
