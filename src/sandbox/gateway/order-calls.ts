@@ -173,24 +173,9 @@ export class GatewayOrderCalls implements OnModuleInit, OnModuleDestroy {
       target = { accountId, orderId: id };
     }
     try {
-      if (this.accounts.stopOrder(target.accountId, target.orderId)) {
-        const stop = this.accounts.stopOrder(target.accountId, target.orderId)!;
-        if (stop.status !== 'WaitingForActivation')
-          throw new GatewayCallError(
-            GatewayErrorCode.OperationFailed,
-            `stop order ${stop.id} is ${stop.status}`,
-          );
-        this.accounts.deleteStopOrder(target.accountId, stop.id);
-        const record = stopRecord(stop, this.specOf(stop), this.stopClientIds.get(stop.id));
-        const cancelled: GatewayOrderRecord = {
-          ...record,
-          OrderState: 'Canceled',
-          Quantity: jsonNumber(0n, 0),
-          ChangeReason: 'UserModified',
-        };
-        this.cancelledStops.set(stop.id, cancelled);
-        this.events!.orderState(cancelled, connection);
-      } else {
+      const stop = this.accounts.stopOrder(target.accountId, target.orderId);
+      if (stop) this.cancelStop(connection, stop);
+      else {
         this.accounts.cancelOrder(target.accountId, String(target.orderId));
         // Subscribers of the account hear of it from the accounts; the caller always does.
         if (!this.events!.isSubscribed(connection, target.accountId))
@@ -201,6 +186,21 @@ export class GatewayOrderCalls implements OnModuleInit, OnModuleDestroy {
       throw error;
     }
     return succeeded();
+  }
+
+  /** A waiting stop order is deleted from the accounts and kept here as Canceled. */
+  private cancelStop(connection: GatewayConnection, stop: AccountStopOrder): void {
+    if (stop.status !== 'WaitingForActivation')
+      throw new GatewayCallError(GatewayErrorCode.OperationFailed, `stop order ${stop.id} is ${stop.status}`);
+    this.accounts.deleteStopOrder(stop.accountId, stop.id);
+    const cancelled: GatewayOrderRecord = {
+      ...stopRecord(stop, this.specOf(stop), this.stopClientIds.get(stop.id)),
+      OrderState: 'Canceled',
+      Quantity: jsonNumber(0n, 0),
+      ChangeReason: 'UserModified',
+    };
+    this.cancelledStops.set(stop.id, cancelled);
+    this.events!.orderState(cancelled, connection);
   }
 
   /** The account a call acts on: `AccountId`, or the caller's default account. */
