@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../support/redis-server';
 
@@ -39,6 +39,7 @@ export class MainProcess {
   }
 
   static spawn(name: string, options: MainProcessOptions): MainProcess {
+    if (!existsSync(MAIN_SCRIPT)) throw new Error(`${MAIN_SCRIPT} is missing: run \`npm run build\` first`);
     const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN_SCRIPT], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
