@@ -44,6 +44,8 @@ const FIRST_WRITE_WAIT_MS = 5_000;
 
 /** Per-instrument resources that live and die with the instrument's pipeline. */
 interface Ingested {
+  /** The market as the catalogue described it when the pipeline was opened. */
+  readonly market: MarketInfo;
   readonly pipeline: InstrumentPipeline;
   readonly feeds: { close(): void }[];
 }
@@ -247,6 +249,16 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       catalog.markets.filter((market) => !market.hidden).map((market) => [market.instrument, market]),
     );
     this.ownership.setListed([...this.listed.keys()]);
+    // A catalogue refreshed while the gateway was out of reach has no gateway ids: pipelines opened
+    // from it have no trade feed. Once the ids are back, such a pipeline is opened again with them.
+    for (const [instrument, entry] of [...this.ingested]) {
+      const market = this.listed.get(instrument);
+      if (!market || sameGatewayRef(entry.market.gateway, market.gateway)) continue;
+      this.logger.log(`${instrument}: gateway ids changed in the catalogue, its feeds are opened again`);
+      const fence = entry.pipeline.fence;
+      this.remove(instrument);
+      this.add(market, fence);
+    }
   }
 
   private acquired(instrument: string, fence: WriteFence | undefined): void {
@@ -319,7 +331,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       pipeline.stop();
       return;
     }
-    this.ingested.set(instrument, { pipeline, feeds });
+    this.ingested.set(instrument, { market, pipeline, feeds });
     if (pipeline.tradeFeed === 'unavailable') this.askCandles(instrument);
   }
 
@@ -381,4 +393,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       this.logger.warn(`${pipeline.instrument}: candles unavailable: ${(error as Error).message}`);
     }
   }
+}
+
+function sameGatewayRef(a: MarketInfo['gateway'], b: MarketInfo['gateway']): boolean {
+  return a?.instrumentId === b?.instrumentId && a?.symbol === b?.symbol;
 }
