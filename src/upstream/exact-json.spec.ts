@@ -134,6 +134,14 @@ describe('parseExactJson', () => {
     expect(value['__proto__']).toEqual({ a: '1' });
   });
 
+  it('rejects nesting deep enough to overflow the stack as malformed, and reads 1,000 levels', () => {
+    expect(() => parseExactJson('['.repeat(100_000))).toThrow(SyntaxError);
+    expect(() => parseExactJson(`${'{"a":'.repeat(1001)}1${'}'.repeat(1001)}`)).toThrow(SyntaxError);
+    expect(parseExactJson(`${'['.repeat(1000)}1${']'.repeat(1000)}`)).toEqual(
+      JSON.parse(`${'['.repeat(1000)}"1"${']'.repeat(1000)}`),
+    );
+  });
+
   it('rejects malformed text', () => {
     expect(() => parseExactJson('{"a":')).toThrow(SyntaxError);
     expect(() => parseExactJson('nope')).toThrow(SyntaxError);

@@ -28,6 +28,8 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const LOWER_E = 0x65;
+/** Arrays and objects nested deeper are rejected as a SyntaxError rather than overflowing the stack. */
+const MAX_DEPTH = 1000;
 const UPPER_E = 0x45;
 
 function isDigit(code: number): boolean {
@@ -42,6 +44,7 @@ function isDigit(code: number): boolean {
  */
 class ExactJsonParser {
   private at = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -56,8 +59,12 @@ class ExactJsonParser {
     this.skipWhitespace();
     const code = this.text.charCodeAt(this.at);
     if (code === QUOTE) return this.string();
-    if (code === OPEN_BRACE) return this.object();
-    if (code === OPEN_BRACKET) return this.array();
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++this.depth > MAX_DEPTH) this.fail(`at most ${MAX_DEPTH} nested arrays and objects`);
+      const nested = code === OPEN_BRACE ? this.object() : this.array();
+      this.depth--;
+      return nested;
+    }
     if (code === MINUS || isDigit(code)) return this.number();
     if (this.text.startsWith('true', this.at)) return this.literal(4, true);
     if (this.text.startsWith('false', this.at)) return this.literal(5, false);
