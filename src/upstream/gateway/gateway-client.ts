@@ -16,6 +16,7 @@ import { DecodeFailure, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
 import { GatewaySession, login } from './gateway-login';
 import { GatewaySocket } from './gateway-socket';
+import { SubscriptionRouter } from './subscription-router';
 import {
   GatewaySubscription,
   GatewaySubscriptionSpec,
@@ -104,7 +105,7 @@ export class GatewayClient {
   private readonly rejections: RejectionSink;
   private readonly now: () => number;
   private readonly userAgent: string;
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new SubscriptionRouter();
   private readonly stateListeners = new Set<StateListener>();
   private readonly count = {
     reconnects: 0,
@@ -376,7 +377,8 @@ export class GatewayClient {
   }
 
   private route(socket: GatewaySocket, frame: IncomingFrame, receivedAt: number): void {
-    for (const subscription of this.subscriptions) subscription.deliver(socket, frame, receivedAt);
+    for (const subscription of this.subscriptions.candidates(frame))
+      subscription.deliver(socket, frame, receivedAt);
   }
 
   /** Counts every unreadable frame; logs the reason (never the frame, which may hold a token). */

@@ -10,6 +10,12 @@ export interface GatewayCall {
 }
 
 /**
+ * Reads which instruments an event's payload is about (rows of several instruments give several);
+ * never throws: a payload it cannot read gives none.
+ */
+export type InstrumentReader = (payload: ExactJson) => Iterable<number>;
+
+/**
  * A subscription the client keeps across reconnects: it is issued on every new connection (after
  * authentication), and its reply, a fresh snapshot, goes to `onReply` before any of its events.
  */
@@ -20,6 +26,13 @@ export interface GatewaySubscriptionSpec {
   readonly events: readonly string[];
   /** Whether an event of one of those names is this subscription's (events carry no subscription id). */
   matches(eventPayload: ExactJson): boolean;
+  /**
+   * The one instrument whose events the subscription takes, and how to read an event's instruments,
+   * so that the client asks `matches` of this subscription only for events about its instrument.
+   * `instrumentsOf` must be one function shared by every subscription of these event names, and name
+   * every instrument `matches` could accept.
+   */
+  readonly routing?: { readonly instrumentId: number; readonly instrumentsOf: InstrumentReader };
   onReply(payload: ExactJson, receivedAt: number): void;
   onEvent(name: string, payload: ExactJson, receivedAt: number): void;
   /** The subscribe call failed (other than by a lost connection), or a handler threw. */

@@ -37,6 +37,13 @@ interface Level2Rows {
 }
 
 /** True when the Level 2 payload holds at least one row of the instrument. */
+/** The instruments of a Level 2 payload's rows. */
+export function level2Instruments(payload: ExactJson): number[] {
+  return Array.isArray(payload)
+    ? payload.map((row) => (Array.isArray(row) ? numberOf(row[Level2Column.InstrumentId]) : NaN))
+    : [];
+}
+
 export function hasLevel2Rows(payload: ExactJson, instrumentId: number): boolean {
   return (
     Array.isArray(payload) &&

@@ -5,9 +5,10 @@ import { GatewaySubscriptionSpec } from './gateway-subscription';
 import { InstrumentRef } from './instrument-ref';
 import { Level1 } from './level1';
 import { decodeLevel1 } from './level1-codec';
-import { decodeLevel2Snapshot, decodeLevel2Update, hasLevel2Rows } from './level2-codec';
+import { decodeLevel2Snapshot, decodeLevel2Update, hasLevel2Rows, level2Instruments } from './level2-codec';
 import { numberOf } from './payload-values';
-import { decodeTrades, hasTradesOf } from './trade-rows-codec';
+import { decodeTrades, hasTradesOf, tradeInstruments } from './trade-rows-codec';
+import { ExactJson } from '../exact-json';
 
 /** The public trade event under both names: the real gateway's and the one the spec gives. */
 export const TRADE_EVENTS = ['TradeDataUpdateEvent', 'OrderTradeEvent'] as const;
@@ -46,6 +47,7 @@ export function level2Subscription(
     unsubscribe: { name: 'UnsubscribeLevel2', payload: { OMSId: omsId, InstrumentId: instrumentId } },
     events: [LEVEL2_EVENT],
     matches: (payload) => hasLevel2Rows(payload, instrumentId),
+    routing: { instrumentId, instrumentsOf: level2Instruments },
     onReply: (payload, receivedAt) => handlers.onBook(decodeLevel2Snapshot(payload, instrument, receivedAt)),
     onEvent: (_name, payload, receivedAt) => {
       const delta = decodeLevel2Update(payload, instrument, receivedAt);
@@ -84,6 +86,7 @@ export function tradesSubscription(
     unsubscribe: { name: 'UnsubscribeTrades', payload: { OMSId: omsId, InstrumentId: instrumentId } },
     events: TRADE_EVENTS,
     matches: (payload) => hasTradesOf(payload, instrumentId),
+    routing: { instrumentId, instrumentsOf: tradeInstruments },
     onReply: (payload) => handlers.onSnapshot(decodeTrades(payload, names, 'SubscribeTrades reply')),
     onEvent: (name, payload) => {
       const trades = decodeTrades(payload, names, name);
@@ -118,8 +121,16 @@ export function level1Subscription(
       payload !== null &&
       !Array.isArray(payload) &&
       numberOf(payload.InstrumentId ?? payload.instrumentId) === instrumentId,
+    routing: { instrumentId, instrumentsOf: level1Instruments },
     onReply: (payload, receivedAt) => handlers.onLevel1(decodeLevel1(payload, instrument, receivedAt)),
     onEvent: (_name, payload, receivedAt) => handlers.onLevel1(decodeLevel1(payload, instrument, receivedAt)),
     onError: (error) => handlers.onError?.(error),
   };
+}
+
+/** The instrument of a Level 1 record. */
+function level1Instruments(payload: ExactJson): number[] {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+    ? [numberOf(payload.InstrumentId ?? payload.instrumentId)]
+    : [];
 }
