@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     await gateway?.close();
     await sandbox.close();
     await redis.stop();
+    if (!values['keep-profile']) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
