@@ -251,9 +251,10 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     this.ownership.setListed([...this.listed.keys()]);
     // A catalogue refreshed while the gateway was out of reach has no gateway ids: pipelines opened
     // from it have no trade feed. Once the ids are back, such a pipeline is opened again with them.
+    // A catalogue without them leaves running pipelines as they are, trade feeds included.
     for (const [instrument, entry] of [...this.ingested]) {
       const market = this.listed.get(instrument);
-      if (!market || sameGatewayRef(entry.market.gateway, market.gateway)) continue;
+      if (!market?.gateway || sameGatewayRef(entry.market.gateway, market.gateway)) continue;
       this.logger.log(`${instrument}: gateway ids changed in the catalogue, its feeds are opened again`);
       const fence = entry.pipeline.fence;
       this.remove(instrument);

@@ -1,5 +1,5 @@
 import { LISTED } from '../support/fault-cases';
-import { waitFor } from '../support/fault-run';
+import { sleep, waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, setFault } from '../support/truth';
 
@@ -28,6 +28,12 @@ describe('a catalogue without gateway ids, then one with them', () => {
       25_000,
       200,
     );
+    // Loaded by the running pipelines, it must not take their trade feeds away (their first write
+    // waits 5 s at most, so a pipeline opened without a trade feed would show by now).
+    await sleep(6_000);
+    const before = await stack.store.readHeads(LISTED);
+    expect([...before.values()].map((head) => head.tradeFeed)).not.toContain('unavailable');
+
     await stack.redis!.restart();
     await waitFor(
       async () => {
