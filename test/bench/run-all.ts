@@ -27,14 +27,14 @@ interface Benchmark {
 const QUICK_BUDGET_SECONDS = 300;
 
 const BENCHMARKS: readonly Benchmark[] = [
-  { name: 'book', file: 'book-bench.ts', quick: [], full: ['--full'], quickSeconds: 60 },
+  { name: 'book', file: 'book-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },
   { name: 'http', file: 'http-bench.ts', quick: ['--quick'], full: ['--full'], quickSeconds: 150 },
   {
     name: 'ingest-profile',
     file: 'book-ingest-profile.ts',
     quick: [],
     full: ['--full'],
-    quickSeconds: 30,
+    quickSeconds: 25,
   },
   { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
   { name: 'cold-start', file: 'cold-start-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
