@@ -3,12 +3,16 @@ import { sleep, waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, setFault } from '../support/truth';
 
+/** How long a catalogue refresh waits for the gateway before it does without. */
+const GATEWAY_WAIT_MS = 10_000;
+
 /**
- * A catalogue refreshed while the gateway is out of reach has no gateway ids, and pipelines opened
- * from it (here after a Redis restart took every lease) have no trade feed. Once a later refresh
- * brings the ids back, the pipelines are opened again with them and the trades flow again.
+ * The gateway's ids in the catalogue are what trade feeds are opened with. A refresh while the
+ * gateway is out of reach keeps those of the last refresh; a catalogue without them (stored by a
+ * replica that never reached the gateway) leaves running trade feeds alone, and pipelines opened
+ * from it without a trade feed are opened again once a catalogue brings the ids back.
  */
-describe('a catalogue without gateway ids, then one with them', () => {
+describe('catalogues and the gateway ids', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -20,33 +24,49 @@ describe('a catalogue without gateway ids, then one with them', () => {
   }, 60_000);
   afterAll(() => stack?.close());
 
-  it('opens the trade feeds again, and the store gets every trade', async () => {
+  const tradeFeeds = async () =>
+    [...(await stack.store.readHeads(LISTED).catch(() => new Map())).values()].map(
+      (head: { tradeFeed: string }) => head.tradeFeed,
+    );
+
+  it('keeps the ids through a refresh while the gateway is out of reach', async () => {
+    const cutAt = Date.now();
     await setFault(stack.sandbox, 'drop-connections', true);
     await waitFor(
-      async () => (await stack.store.readCatalog())?.markets.every((market) => !market.gateway) === true,
-      'a catalogue without gateway ids stored',
-      25_000,
+      async () => ((await stack.store.readCatalog())?.refreshedAt ?? 0) > cutAt + GATEWAY_WAIT_MS + 500,
+      'a catalogue refreshed while the gateway was out of reach',
+      30_000,
       200,
     );
-    // Loaded by the running pipelines, it must not take their trade feeds away (their first write
-    // waits 5 s at most, so a pipeline opened without a trade feed would show by now).
-    await sleep(6_000);
-    const before = await stack.store.readHeads(LISTED);
-    expect([...before.values()].map((head) => head.tradeFeed)).not.toContain('unavailable');
+    const catalog = (await stack.store.readCatalog())!;
+    expect(catalog.markets.filter((market) => !market.gateway)).toEqual([]);
+  }, 40_000);
 
+  it('leaves trade feeds alone without the ids, and opens them again once the ids are back', async () => {
+    // No refresh gets through meanwhile, so that the catalogue without the ids stays the newest.
+    await setFault(stack.sandbox, 'rest-503', true);
+    await sleep(GATEWAY_WAIT_MS + 1_000);
+    const catalog = (await stack.store.readCatalog())!;
+    await stack.store.writeCatalog({
+      ...catalog,
+      markets: catalog.markets.map(({ gateway: _, ...market }) => market),
+      refreshedAt: Date.now(),
+    });
+    // A pipeline opened again without its trade feed would show by now: its first write waits 5 s at most.
+    await sleep(6_000);
+    expect(await tradeFeeds()).not.toContain('unavailable');
+
+    // Every lease lost: the pipelines are opened again from the catalogue without the ids.
     await stack.redis!.restart();
     await waitFor(
-      async () => {
-        const heads = await stack.store.readHeads(LISTED).catch(() => new Map());
-        return [...heads.values()].some((head) => head.tradeFeed === 'unavailable');
-      },
+      async () => (await tradeFeeds()).includes('unavailable'),
       'pipelines without a trade feed',
       20_000,
       200,
     );
+    await setFault(stack.sandbox, 'rest-503', false);
     await setFault(stack.sandbox, 'drop-connections', false);
     await expectConverges(stack.sandbox, stack.store, LISTED, 40_000);
-    const heads = await stack.store.readHeads(LISTED);
-    expect([...heads.values()].map((head) => head.tradeFeed)).not.toContain('unavailable');
+    expect(await tradeFeeds()).not.toContain('unavailable');
   }, 120_000);
 });

@@ -22,6 +22,8 @@ export class CatalogRefresher {
   private readonly gatewayData: GatewayMarketData;
   private readonly publisher: CatalogPublisher;
   private storeFailing = false;
+  /** The gateway's records of the last refresh that reached it. */
+  private lastGatewayRecords?: [GatewayInstrument[], GatewayProduct[]];
 
   constructor(
     private readonly rest: RestClient,
@@ -70,16 +72,25 @@ export class CatalogRefresher {
     return catalog;
   }
 
-  /** The gateway's ids; without them the books still come from the hub, but no gateway feed can be opened. */
+  /**
+   * The gateway's ids; without them the books still come from the hub, but no gateway feed can be
+   * opened. While the gateway is out of reach, those of the last refresh that reached it are kept:
+   * a catalogue without them would leave every pipeline opened meanwhile without its trade feed.
+   */
   private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]]> {
     try {
       await this.gateway.whenConnected(GATEWAY_WAIT_MS);
-      return await Promise.all([this.gatewayData.getInstruments(), this.gatewayData.getProducts()]);
+      this.lastGatewayRecords = await Promise.all([
+        this.gatewayData.getInstruments(),
+        this.gatewayData.getProducts(),
+      ]);
+      return this.lastGatewayRecords;
     } catch (error) {
+      const kept = this.lastGatewayRecords;
       this.logger.warn(
-        `gateway instruments unavailable, catalogue without them: ${(error as Error).message}`,
+        `gateway instruments unavailable, catalogue ${kept ? 'with those of the last refresh' : 'without them'}: ${(error as Error).message}`,
       );
-      return [[], []];
+      return kept ?? [[], []];
     }
   }
 }
