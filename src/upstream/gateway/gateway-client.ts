@@ -12,6 +12,7 @@ import {
   GatewayLoginError,
   GatewayTimeoutError,
 } from './gateway-errors';
+import { CallPacer } from './call-pacer';
 import { DecodeFailure, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
 import { GatewaySession, login } from './gateway-login';
@@ -55,6 +56,8 @@ export interface GatewayRequestOptions {
 
 /** How long a closing handshake may take at stop before the socket is cut. */
 const CLOSE_GRACE_MS = 1_000;
+/** Subscribe calls awaiting their snapshot on one connection; the others queue in order. */
+const SUBSCRIBES_IN_FLIGHT = 16;
 const GATEWAY_PATH = '/WSGateway/';
 
 interface Attempt {
@@ -106,6 +109,8 @@ export class GatewayClient {
   private readonly now: () => number;
   private readonly userAgent: string;
   private readonly subscriptions = new SubscriptionRouter();
+  /** Subscribe calls in flight on each connection, at most SUBSCRIBES_IN_FLIGHT. */
+  private readonly subscribePacers = new WeakMap<GatewaySocket, CallPacer>();
   private readonly stateListeners = new Set<StateListener>();
   private readonly count = {
     reconnects: 0,
@@ -143,6 +148,11 @@ export class GatewayClient {
       liveSocket: () => this.ready,
       remove: (subscription) => this.subscriptions.delete(subscription),
       report: (subscription, error) => this.report(subscription, error),
+      paced: (socket, call) => {
+        let pacer = this.subscribePacers.get(socket);
+        if (!pacer) this.subscribePacers.set(socket, (pacer = new CallPacer(SUBSCRIBES_IN_FLIGHT)));
+        return pacer.run(call);
+      },
     };
     this.connectTimeoutMs = options.connectTimeoutMs ?? GATEWAY_DEFAULTS.connectTimeoutMs;
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);

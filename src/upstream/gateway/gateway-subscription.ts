@@ -56,6 +56,12 @@ export interface GatewaySubscription {
 export interface SubscriptionHost {
   readonly requestTimeoutMs: number;
   liveSocket(): GatewaySocket | undefined;
+  /**
+   * Sends a subscribe call on the socket when one of its few slots is free. Each reply is a snapshot
+   * (up to a thousand trades); a thousand sent at once would queue behind one another past the call
+   * timeout, which cuts the connection, and the next one would repeat the burst.
+   */
+  paced<T>(socket: GatewaySocket, call: () => Promise<T>): Promise<T>;
   remove(subscription: Subscription): void;
   report(subscription: Subscription, error: Error): void;
 }
@@ -148,18 +154,20 @@ export class Subscription implements GatewaySubscription {
     const attempt = ++this.attempt;
     const { name, payload } = this.spec.subscribe;
     try {
-      await socket.request(name, payload, {
-        timeoutMs: this.host.requestTimeoutMs,
-        onReply: (reply, receivedAt) => {
-          if (attempt !== this.attempt || this.closed) return;
-          this.activeOn = socket;
-          try {
-            this.spec.onReply(reply, receivedAt);
-          } catch (error) {
-            this.host.report(this, error instanceof Error ? error : new Error(String(error)));
-          }
-        },
-      });
+      await this.host.paced(socket, () =>
+        socket.request(name, payload, {
+          timeoutMs: this.host.requestTimeoutMs,
+          onReply: (reply, receivedAt) => {
+            if (attempt !== this.attempt || this.closed) return;
+            this.activeOn = socket;
+            try {
+              this.spec.onReply(reply, receivedAt);
+            } catch (error) {
+              this.host.report(this, error instanceof Error ? error : new Error(String(error)));
+            }
+          },
+        }),
+      );
     } catch (error) {
       if (error instanceof GatewayTimeoutError) socket.terminate(`${name} timed out`);
       throw error;
