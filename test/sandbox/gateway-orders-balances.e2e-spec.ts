@@ -279,7 +279,7 @@ describe('sandbox gateway orders: balances stay consistent with open orders and 
     let usdtLocked = 0n;
     let btcLocked = 0n;
     for (const order of await openOrders(trader)) {
-      if (order.OrderType.toString().includes('Stop') && String(order.OrigOrderId) === String(order.OrderId))
+      if (String(order.OrderType).includes('Stop') && String(order.OrigOrderId) === String(order.OrderId))
         continue;
       const remaining = parseUnits(String(order.Quantity), 8);
       if (order.Side === 'Buy')
