@@ -2,6 +2,7 @@ import { eventually, head, trade } from '../../../test/store/state-store.contrac
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
+import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
 
 const BTC = 'btc_usdt';
@@ -128,5 +129,36 @@ describe('MarketViews when the store restarts empty', () => {
       expect((await views.book(BTC))?.version).toBe(3);
       expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2', 't3']);
     });
+  });
+});
+
+describe('MarketViews when the store cannot be reached', () => {
+  it('answers 503 for what it never held, and keeps serving what it held', async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    await store.write([{ ...bookWrite(1, 1, ['t1']), replace: true }]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    try {
+      expect((await views.book(BTC))?.version).toBe(1);
+      const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      store.readBook = unreachable;
+      store.readTrades = unreachable;
+
+      // Trades were never read, so there is nothing to fall back on: a 503 the client may retry,
+      // without the store's own message.
+      const failure = await views.tradeList(BTC).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(ApiError);
+      expect(failure).toMatchObject({ status: 503, code: 'store_unavailable' });
+      expect((failure as Error).message).not.toContain('ECONNREFUSED');
+      // The book was read before, so it is still served.
+      await store.write([bookWrite(2, 2)]).catch(() => undefined);
+      expect((await views.book(BTC))?.version).toBe(1);
+    } finally {
+      await views.onApplicationShutdown();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { Trade } from '../../market/trade';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
+import { ApiError } from '../http/api-error';
 import { normalizeInstrument } from './instrument-name';
 import { SingleFlight } from './single-flight';
 
@@ -143,7 +144,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       // puts it back: the last good one is served meanwhile, as while the store is unreachable.
       return view ?? cached?.view;
     } catch (error) {
-      if (!cached) throw error;
+      if (!cached) throw storeUnavailable(instrument, error);
       this.logger.warn(
         `${instrument}: book served from memory, the store failed: ${(error as Error).message}`,
       );
@@ -166,7 +167,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
         return trades;
       });
     } catch (error) {
-      if (!cached) throw error;
+      if (!cached) throw storeUnavailable(instrument, error);
       this.logger.warn(
         `${instrument}: trades served from memory, the store failed: ${(error as Error).message}`,
       );
@@ -246,4 +247,13 @@ function listingFiguresDiffer(a: InstrumentHead, b: InstrumentHead): boolean {
     a.bestAsk?.[0] !== b.bestAsk?.[0] ||
     JSON.stringify(a.stats) !== JSON.stringify(b.stats)
   );
+}
+
+/**
+ * The store failed and nothing of the instrument is held in memory yet: the client may retry, so a
+ * 503 (the store's own message is logged, never sent).
+ */
+function storeUnavailable(instrument: string, error: unknown): ApiError {
+  new Logger(MarketViews.name).warn(`${instrument}: the store failed: ${(error as Error).message}`);
+  return ApiError.unavailable('store_unavailable', 'the market data store cannot be reached; retry shortly');
 }
