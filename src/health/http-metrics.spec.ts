@@ -41,4 +41,25 @@ describe('observeHttp', () => {
     expect(text).not.toContain('BTC_USDT');
     expect(text).not.toContain('/no/such/path');
   });
+
+  it('writes the Prometheus histogram: cumulative buckets, +Inf equal to the count, the sum', async () => {
+    const registry = new Registry();
+    const metrics = new HttpMetrics(registry);
+    for (const seconds of [0.0004, 0.003, 0.003, 0.2, 7]) metrics.record('GET', '/summary', 200, seconds);
+    const text = await registry.metrics();
+    const line = (suffix: string, extra = '') =>
+      new RegExp(
+        `mdg_http_request_duration_seconds_${suffix}\\{method="GET",route="/summary",status="200"${extra}\\} ([^\\n]+)`,
+      ).exec(text)?.[1];
+    expect(line('bucket', ',le="0.0005"')).toBe('1');
+    expect(line('bucket', ',le="0.0025"')).toBe('1');
+    expect(line('bucket', ',le="0.005"')).toBe('3');
+    expect(line('bucket', ',le="0.25"')).toBe('4');
+    expect(line('bucket', ',le="2.5"')).toBe('4');
+    expect(line('bucket', ',le="\\+Inf"')).toBe('5');
+    expect(line('count')).toBe('5');
+    expect(Number(line('sum'))).toBeCloseTo(7.2064, 10);
+    expect(text).toContain('# TYPE mdg_http_request_duration_seconds histogram');
+    expect(text).toMatch(/mdg_http_requests_total\{method="GET",route="\/summary",status="200"\} 5/);
+  });
 });
