@@ -1,11 +1,10 @@
 import { Side } from '../engine/side';
-import { formatUnits } from '../engine/units';
 import { defaultMarkets } from '../market/default-markets';
 import { SandboxExchange } from '../simulation/sandbox-exchange';
 import { parseUsers } from '../users/users-file';
 import { AccountRejection } from './account-rejection';
-import { BALANCE_SCALE } from './balance-units';
-import { PlaceOrderRequest, SandboxAccounts } from './sandbox-accounts';
+import { SandboxAccounts } from './sandbox-accounts';
+import { balanceOf, limit } from './testing/account-requests';
 
 const BUYER = 1;
 const SELLER = 2;
@@ -28,26 +27,6 @@ function setup() {
   const accounts = new SandboxAccounts(exchange, users);
   return { exchange, accounts, market: exchange.market('btc_usdt')! };
 }
-
-const limit = (
-  side: Side,
-  price: string,
-  amount: string,
-  extra: Partial<PlaceOrderRequest> = {},
-): PlaceOrderRequest => ({
-  instrument: 'btc_usdt',
-  side,
-  type: 'limit',
-  price,
-  amount,
-  timeInForce: 'gtc',
-  ...extra,
-});
-
-const usdt = (accounts: SandboxAccounts, accountId: number) => {
-  const { available, locked } = accounts.balance(accountId, 'usdt');
-  return { available: formatUnits(available, BALANCE_SCALE), locked: formatUnits(locked, BALANCE_SCALE) };
-};
 
 /** What the account's working orders reserve, by asset: locked must always equal it. */
 function reservedByOrders(accounts: SandboxAccounts, accountId: number, asset: string): bigint {
@@ -93,7 +72,7 @@ describe('SandboxAccounts order types', () => {
     expect(reserve).toMatchObject({ status: 'Working', amount: 50_000_000n, displayAmount: 20_000_000n });
     expect([...market.engine.levels(Side.Buy)][0]).toMatchObject({ price: 6_000_000n, amount: 20_000_000n });
     // The whole order locks: 0.5 x 60000 x 1.002.
-    expect(usdt(accounts, BUYER)).toEqual({ available: '69940', locked: '30060' });
+    expect(balanceOf(accounts, BUYER, 'usdt')).toEqual({ available: '69940', locked: '30060' });
 
     // A sell of 0.3 takes the first slice and 0.1 of the next one.
     const sell = accounts.placeOrder(SELLER, limit(Side.Sell, '60000', '0.3'));

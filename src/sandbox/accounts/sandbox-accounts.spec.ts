@@ -7,6 +7,7 @@ import { AccountEvent } from './account-event';
 import { AccountRejection } from './account-rejection';
 import { BALANCE_SCALE } from './balance-units';
 import { PlaceOrderRequest, SandboxAccounts } from './sandbox-accounts';
+import { balanceOf, limit } from './testing/account-requests';
 import { MAX_ACTIVE_STOP_ORDERS } from './stop-order';
 
 const BUYER = 1;
@@ -42,31 +43,6 @@ function setup() {
     advance: (ms: number) => (now += ms),
   };
 }
-
-/** A balance as plain decimal text. */
-function balanceOf(
-  accounts: SandboxAccounts,
-  accountId: number,
-  asset: string,
-): { available: string; locked: string } {
-  const { available, locked } = accounts.balance(accountId, asset);
-  return { available: formatUnits(available, BALANCE_SCALE), locked: formatUnits(locked, BALANCE_SCALE) };
-}
-
-const limit = (
-  side: Side,
-  price: string,
-  amount: string,
-  extra: Partial<PlaceOrderRequest> = {},
-): PlaceOrderRequest => ({
-  instrument: 'btc_usdt',
-  side,
-  type: 'limit',
-  price,
-  amount,
-  timeInForce: 'gtc',
-  ...extra,
-});
 
 const marketOrder = (side: Side, amount: string, timeInForce: 'ioc' | 'fok' = 'ioc'): PlaceOrderRequest => ({
   instrument: 'btc_usdt',
