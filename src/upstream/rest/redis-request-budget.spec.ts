@@ -9,6 +9,7 @@ import {
   RedisRequestBudget,
 } from './redis-request-budget';
 import { RestFamily } from './request-budget';
+import { requestMany as requestManyAt } from './testing/request-many';
 
 /** A connection that never becomes ready, as when Redis is down from the start. */
 function unreachableRedis(): RedisClient {
@@ -72,21 +73,8 @@ describe('RedisRequestBudget without Redis', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  function requestMany(
-    budget: RedisRequestBudget,
-    family: RestFamily,
-    count: number,
-    durationMs = 0,
-  ): number[] {
-    const granted: number[] = [];
-    for (let i = 0; i < count; i++) {
-      void budget.acquire(family).then((permit) => {
-        granted.push(elapsed());
-        setTimeout(() => permit.release(), durationMs);
-      });
-    }
-    return granted;
-  }
+  const requestMany = (budget: RedisRequestBudget, family: RestFamily, count: number, durationMs = 0) =>
+    requestManyAt(budget, family, count, elapsed, durationMs);
 
   it('keeps the limits on its own requests, each counting until one window plus margin after its end', async () => {
     const budget = new RedisRequestBudget(unreachableRedis(), { marginMs: 100 });

@@ -1,4 +1,5 @@
 import { RestFamily } from './request-budget';
+import { requestMany as requestManyAt } from './testing/request-many';
 import { TokenBucketBudget } from './token-bucket-budget';
 
 describe('TokenBucketBudget', () => {
@@ -11,26 +12,8 @@ describe('TokenBucketBudget', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  /**
-   * Starts `count` acquires of one family; each request then runs for `durationMs` and releases its
-   * permit. Returns the grant times relative to the start, filled in as they happen.
-   */
-  function requestMany(
-    budget: TokenBucketBudget,
-    family: RestFamily,
-    count: number,
-    durationMs = 0,
-  ): number[] {
-    const granted: number[] = [];
-    for (let i = 0; i < count; i++) {
-      void budget.acquire(family).then((permit) => {
-        granted.push(elapsed());
-        if (durationMs === 0) permit.release();
-        else setTimeout(() => permit.release(), durationMs);
-      });
-    }
-    return granted;
-  }
+  const requestMany = (budget: TokenBucketBudget, family: RestFamily, count: number, durationMs = 0) =>
+    requestManyAt(budget, family, count, elapsed, durationMs);
 
   it('grants one /frontoffice/ request per window plus margin', async () => {
     const granted = requestMany(new TokenBucketBudget({ marginMs: 100 }), 'frontoffice', 4);
