@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
-import { encodeLease } from '../../src/store/lease-value';
 import { createRedisClient, RedisLocation, reportConnectionErrors } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite } from '../../src/store/state-store';
-import { describeStateStoreContract, eventually, head, StoreUnderTest } from '../store/state-store.contract';
+import { redisStoreUnderTest } from '../store/redis-store-under-test';
+import { describeStateStoreContract, eventually, head } from '../store/state-store.contract';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { ownerOf } from './slot-owner';
 
@@ -50,20 +50,9 @@ class ClusterStores {
   }
 }
 
-describeStateStoreContract('RedisStateStore on a Redis Cluster', async (): Promise<StoreUnderTest> => {
-  const stores = new ClusterStores();
-  const store = await stores.open();
-  return {
-    store,
-    openPeer: () => stores.open(),
-    setLease: async (instrument, fence) => {
-      const key = store.keys.instrument(instrument).lease;
-      if (fence) await stores.admin.set(key, encodeLease(fence), 'PX', 60_000);
-      else await stores.admin.del(key);
-    },
-    close: () => stores.close(),
-  };
-});
+describeStateStoreContract('RedisStateStore on a Redis Cluster', () =>
+  redisStoreUnderTest(new ClusterStores()),
+);
 
 /** Instruments whose hash tags fall on every node of a three-node cluster. */
 const INSTRUMENTS = [

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { encodeLease } from '../../src/store/lease-value';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-import { describeStateStoreContract, eventually, head, StoreUnderTest, trade } from './state-store.contract';
+import { redisStoreUnderTest } from './redis-store-under-test';
+import { describeStateStoreContract, eventually, head, trade } from './state-store.contract';
 
 const BTC = 'btc_usdt';
 
@@ -38,21 +38,6 @@ class StoreSet {
   }
 }
 
-async function openSubject(url: string): Promise<StoreUnderTest> {
-  const set = new StoreSet(url);
-  const store = await set.open();
-  return {
-    store,
-    openPeer: () => set.open(),
-    setLease: async (instrument, fence) => {
-      const key = store.keys.instrument(instrument).lease;
-      if (fence) await set.admin.set(key, encodeLease(fence), 'PX', 60_000);
-      else await set.admin.del(key);
-    },
-    close: () => set.close(),
-  };
-}
-
 const write = (version: number, extra: Partial<InstrumentWrite> = {}): InstrumentWrite => ({
   instrument: BTC,
   replace: true,
@@ -71,7 +56,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-describeStateStoreContract('RedisStateStore', () => openSubject(server.url));
+describeStateStoreContract('RedisStateStore', () => redisStoreUnderTest(new StoreSet(server.url)));
 
 describe('RedisStateStore in Redis', () => {
   let set: StoreSet;
