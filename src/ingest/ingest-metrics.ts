@@ -37,34 +37,32 @@ export class IngestMetrics {
         }
       },
     });
-    new Gauge({
-      name: 'mdg_instrument_last_update_age_seconds',
-      help: 'Seconds since the last upstream message about the instrument (book, trades or level 1).',
-      labelNames: ['instrument'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        const at = now();
-        for (const pipeline of pipelines()) {
-          if (pipeline.lastEventTime > 0)
-            this.set({ instrument: pipeline.instrument }, (at - pipeline.lastEventTime) / 1000);
-        }
-      },
-    });
-    new Gauge({
-      name: 'mdg_instrument_data_age_seconds',
-      help: 'Seconds since the instrument book was last known current: a feed message, or a heartbeat while the feed is connected and the book live.',
-      labelNames: ['instrument'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        const at = now();
-        for (const pipeline of pipelines()) {
-          if (pipeline.confirmedTime > 0)
-            this.set({ instrument: pipeline.instrument }, (at - pipeline.confirmedTime) / 1000);
-        }
-      },
-    });
+    /** Seconds since `since` of each instrument, leaving out those where it has not happened (0). */
+    const ageGauge = (name: string, help: string, since: (pipeline: InstrumentPipeline) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['instrument'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          const at = now();
+          for (const pipeline of pipelines()) {
+            const time = since(pipeline);
+            if (time > 0) this.set({ instrument: pipeline.instrument }, (at - time) / 1000);
+          }
+        },
+      });
+    ageGauge(
+      'mdg_instrument_last_update_age_seconds',
+      'Seconds since the last upstream message about the instrument (book, trades or level 1).',
+      (pipeline) => pipeline.lastEventTime,
+    );
+    ageGauge(
+      'mdg_instrument_data_age_seconds',
+      'Seconds since the instrument book was last known current: a feed message, or a heartbeat while the feed is connected and the book live.',
+      (pipeline) => pipeline.confirmedTime,
+    );
     new Gauge({
       name: 'mdg_book_version',
       help: 'Upstream version of the instrument book as last applied.',
