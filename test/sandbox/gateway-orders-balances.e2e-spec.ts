@@ -98,16 +98,8 @@ describe('sandbox gateway orders: balances stay consistent with open orders and 
   let newExecutions = 0;
 
   async function login(email: string, password: string): Promise<GatewayTestClient> {
-    const response = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email, password }).toString(),
-    });
-    const { data } = (await response.json()) as { data: { token: string; session_token: string } };
-    const client = await GatewayTestClient.connect(
-      `${sandbox.wsUrl}/WSGateway/?session_token=${encodeURIComponent(data.session_token)}`,
-    );
-    await client.call('WebAuthenticateUser', { SessionToken: data.token });
+    const { client, token } = await GatewayTestClient.logIn(sandbox, email, password);
+    await client.call('WebAuthenticateUser', { SessionToken: token });
     return client;
   }
 

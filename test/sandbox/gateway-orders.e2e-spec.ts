@@ -30,17 +30,9 @@ describe('sandbox gateway: private trading calls', () => {
   let btcUsdt: number;
 
   async function authenticated(email: string, password: string): Promise<GatewayTestClient> {
-    const response = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email, password }).toString(),
-    });
-    const { data } = (await response.json()) as { data: { token: string; session_token: string } };
-    const client = await GatewayTestClient.connect(
-      `${sandbox.wsUrl}/WSGateway/?session_token=${encodeURIComponent(data.session_token)}`,
-    );
+    const { client, token } = await GatewayTestClient.logIn(sandbox, email, password);
     clients.push(client);
-    expect(fields(await client.call('WebAuthenticateUser', { SessionToken: data.token })).Authenticated).toBe(
+    expect(fields(await client.call('WebAuthenticateUser', { SessionToken: token })).Authenticated).toBe(
       true,
     );
     return client;

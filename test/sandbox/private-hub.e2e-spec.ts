@@ -252,17 +252,9 @@ describe('sandbox private hub /ws/account', () => {
   });
 
   it('streams the orders placed and cancelled through the gateway, and the balances they lock', async () => {
-    const login = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: 'demo@example.com', password: 'demo' }).toString(),
-    });
-    const { data } = (await login.json()) as { data: { token: string; session_token: string } };
-    const gateway = await GatewayTestClient.connect(
-      `${sandbox.wsUrl}/WSGateway/?session_token=${encodeURIComponent(data.session_token)}`,
-    );
+    const { client: gateway, token } = await GatewayTestClient.logIn(sandbox, 'demo@example.com', 'demo');
     try {
-      await gateway.call('WebAuthenticateUser', { SessionToken: data.token });
+      await gateway.call('WebAuthenticateUser', { SessionToken: token });
       const connection = await connected();
       const orders = new Follower<HubOrder[]>(connection, 'OpenOrders');
       const updates = new Follower<BalanceUpdate>(connection, 'BalanceUpdates');

@@ -69,6 +69,27 @@ export class GatewayTestClient {
     return client;
   }
 
+  /**
+   * Logs in over REST and connects with the session token in the URL, as a client of the exchange
+   * does; `token` is what `WebAuthenticateUser` takes next.
+   */
+  static async logIn(
+    sandbox: { readonly authUrl: string; readonly wsUrl: string },
+    email: string,
+    password: string,
+  ): Promise<{ client: GatewayTestClient; token: string }> {
+    const response = await fetch(`${sandbox.authUrl}/api/v1/trade/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email, password }).toString(),
+    });
+    const { data } = (await response.json()) as { data: { token: string; session_token: string } };
+    const client = await GatewayTestClient.connect(
+      `${sandbox.wsUrl}/WSGateway/?session_token=${encodeURIComponent(data.session_token)}`,
+    );
+    return { client, token: data.token };
+  }
+
   /** The HTTP status with which the gateway refuses an upgrade, or 101 if it accepts it. */
   static async upgradeStatus(url: string): Promise<number> {
     const socket = new WebSocket(url);
