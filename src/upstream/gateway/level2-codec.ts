@@ -36,7 +36,6 @@ interface Level2Rows {
   readonly time: number;
 }
 
-/** True when the Level 2 payload holds at least one row of the instrument. */
 /** The instruments of a Level 2 payload's rows. */
 export function level2Instruments(payload: ExactJson): number[] {
   return Array.isArray(payload)
@@ -44,6 +43,7 @@ export function level2Instruments(payload: ExactJson): number[] {
     : [];
 }
 
+/** True when the Level 2 payload holds at least one row of the instrument. */
 export function hasLevel2Rows(payload: ExactJson, instrumentId: number): boolean {
   return (
     Array.isArray(payload) &&

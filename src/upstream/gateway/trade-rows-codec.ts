@@ -32,7 +32,6 @@ const ROW_LENGTH = TradeColumn.TakerSide + 1;
 const TAKER_SIDES: Record<number, TakerSide> = { 0: 'buy', 1: 'sell' };
 const SIDE_NAMES: Record<string, TakerSide> = { buy: 'buy', sell: 'sell', short: 'sell' };
 
-/** True when the trade payload (rows or one account-event object) holds a trade of the instrument. */
 /** The instruments of a trade payload's rows (or of its one account-event object). */
 export function tradeInstruments(payload: ExactJson): number[] {
   return Array.isArray(payload) ? payload.map(tradeInstrumentOf) : [tradeInstrumentOf(payload)];
@@ -44,14 +43,10 @@ function tradeInstrumentOf(value: ExactJson): number {
   return numberOf(value.InstrumentId ?? value.instrumentId);
 }
 
+/** True when the trade payload (rows or one account-event object) holds a trade of the instrument. */
 export function hasTradesOf(payload: ExactJson, instrumentId: number): boolean {
-  const instrumentOf = (value: ExactJson): number => {
-    if (Array.isArray(value)) return numberOf(value[TradeColumn.InstrumentId]);
-    if (!isJsonObject(value)) return NaN;
-    return numberOf(value.InstrumentId ?? value.instrumentId);
-  };
-  if (Array.isArray(payload)) return payload.some((entry) => instrumentOf(entry) === instrumentId);
-  return instrumentOf(payload) === instrumentId;
+  if (Array.isArray(payload)) return payload.some((entry) => tradeInstrumentOf(entry) === instrumentId);
+  return tradeInstrumentOf(payload) === instrumentId;
 }
 
 function fromRow(row: readonly ExactJson[], path: string, instrument: string): Trade {
