@@ -106,15 +106,13 @@ export class CmcController {
     const market = this.listing.market(pair);
     const perSide = cmcDepthParam(query.depth);
     const level = levelParam(query.level);
-    const book = await this.listing.book(market);
-    this.responder.send(request, reply, {
-      key: `cmc:orderbook:${market.instrument}:${perSide}:${level}`,
-      version: `${book.version}:${book.updatedAt}`,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () =>
-        JSON.stringify(cmcOrderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
-    });
+    await this.responder.sendBook(
+      request,
+      reply,
+      market,
+      `cmc:orderbook:${market.instrument}:${perSide}:${level}`,
+      (book) => JSON.stringify(cmcOrderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
+    );
   }
 
   @Get('trades/:pair')
@@ -126,13 +124,8 @@ export class CmcController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const market = this.listing.market(pair);
-    const window = await this.listing.trades(market, Date.now());
-    this.responder.send(request, reply, {
-      key: `cmc:trades:${market.instrument}`,
-      version: window.version,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => toJson(window.trades.map(cmcTradeRecord)),
-    });
+    await this.responder.sendTrades(request, reply, market, `cmc:trades:${market.instrument}`, (window) =>
+      toJson(window.trades.map(cmcTradeRecord)),
+    );
   }
 }

@@ -85,18 +85,17 @@ export class CoingeckoController {
   ): Promise<void> {
     const market = this.listing.market(tickerIdParam(query.ticker_id));
     const perSide = depthParam(query.depth);
-    const book = await this.listing.book(market);
     const tickerId = market.instrument.toUpperCase();
-    this.responder.send(request, reply, {
-      key: `coingecko:orderbook:${market.instrument}:${perSide}`,
-      version: `${book.version}:${book.updatedAt}`,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () =>
+    await this.responder.sendBook(
+      request,
+      reply,
+      market,
+      `coingecko:orderbook:${market.instrument}:${perSide}`,
+      (book) =>
         JSON.stringify(
           coingeckoOrderBookRecord(tickerId, book.updatedAt, bookSides(market, book, perSide, 2)),
         ),
-    });
+    );
   }
 
   @Get('historical_trades')
@@ -127,17 +126,16 @@ export class CoingeckoController {
   ): Promise<void> {
     const market = this.listing.market(tickerIdParam(query.ticker_id));
     const selection = readHistoricalTradesQuery(query);
-    const window = await this.listing.trades(market, Date.now());
     const { type, limit, from, to } = selection;
-    this.responder.send(request, reply, {
-      key: `coingecko:historical_trades:${market.instrument}:${type ?? 'all'}:${limit}:${from}:${to}`,
-      version: window.version,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => {
+    await this.responder.sendTrades(
+      request,
+      reply,
+      market,
+      `coingecko:historical_trades:${market.instrument}:${type ?? 'all'}:${limit}:${from}:${to}`,
+      (window) => {
         const { buy, sell } = selectHistoricalTrades(window.trades, selection);
         return toJson({ buy: buy.map(coingeckoTradeRecord), sell: sell.map(coingeckoTradeRecord) });
       },
-    });
+    );
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ListingService } from '../views/listing-service';
+import { MarketInfo } from '../../market/market-info';
+import { BookView } from '../../store/state-store';
+import { ListingService, WindowTrades } from '../views/listing-service';
 import type { ApiReply, ApiRequest } from './api-http';
 import { BuiltResponse, ResponseCache } from './response-cache';
 import { sendCached } from './send-cached';
@@ -38,6 +40,42 @@ export class Responder {
       cacheControl: respond.cacheControl,
       stale: this.listing.stale,
       dataTime: respond.dataTime,
+    });
+  }
+
+  /** `market`'s book as `build` renders it, cached under `key` per book version. */
+  async sendBook(
+    request: ApiRequest,
+    reply: ApiReply,
+    market: MarketInfo,
+    key: string,
+    build: (book: BookView) => string,
+  ): Promise<void> {
+    const book = await this.listing.book(market);
+    this.send(request, reply, {
+      key,
+      version: `${book.version}:${book.updatedAt}`,
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime([market.instrument]),
+      build: () => build(book),
+    });
+  }
+
+  /** `market`'s trades of the last 24 hours as `build` renders them, cached under `key` per window version. */
+  async sendTrades(
+    request: ApiRequest,
+    reply: ApiReply,
+    market: MarketInfo,
+    key: string,
+    build: (window: WindowTrades) => string,
+  ): Promise<void> {
+    const window = await this.listing.trades(market, Date.now());
+    this.send(request, reply, {
+      key,
+      version: window.version,
+      cacheControl: CACHE.live,
+      dataTime: this.listing.dataTime([market.instrument]),
+      build: () => build(window),
     });
   }
 }

@@ -128,14 +128,13 @@ export class ListingController {
     const market = this.listing.market(name);
     const perSide = depthParam(query.depth);
     const level = levelParam(query.level);
-    const book = await this.listing.book(market);
-    this.responder.send(request, reply, {
-      key: `orderbook:${market.instrument}:${perSide}:${level}`,
-      version: `${book.version}:${book.updatedAt}`,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => JSON.stringify(orderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
-    });
+    await this.responder.sendBook(
+      request,
+      reply,
+      market,
+      `orderbook:${market.instrument}:${perSide}:${level}`,
+      (book) => JSON.stringify(orderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
+    );
   }
 
   @Get(PATH.trades)
@@ -147,13 +146,8 @@ export class ListingController {
     @Res() reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(name);
-    const window = await this.listing.trades(market, Date.now());
-    this.responder.send(request, reply, {
-      key: `trades:${market.instrument}`,
-      version: window.version,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => JSON.stringify(window.trades.map(tradeRecord)),
-    });
+    await this.responder.sendTrades(request, reply, market, `trades:${market.instrument}`, (window) =>
+      JSON.stringify(window.trades.map(tradeRecord)),
+    );
   }
 }

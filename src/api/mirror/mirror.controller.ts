@@ -63,14 +63,9 @@ export class MirrorController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const market = await this.mirroredMarket(name);
-    const book = await this.listing.book(market);
-    this.responder.send(request, reply, {
-      key: `mirror:depth:${market.instrument}`,
-      version: `${book.version}:${book.updatedAt}`,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => toJson(depthRecord(market.instrument, book)),
-    });
+    await this.responder.sendBook(request, reply, market, `mirror:depth:${market.instrument}`, (book) =>
+      toJson(depthRecord(market.instrument, book)),
+    );
   }
 
   @Get('marketdata/instruments/:instrument/history')
@@ -108,14 +103,13 @@ export class MirrorController {
     const reading = readHistoryQuery(query);
     if ('problems' in reading) throw ApiError.badRequest('bad_request', reading.problems.join('; '));
     const { query: history } = reading;
-    const window = await this.listing.trades(market, Date.now());
-    this.responder.send(request, reply, {
-      key: `mirror:history:${market.instrument}:${history.from}:${history.to}:${history.interval}:${history.count}`,
-      version: window.version,
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime([market.instrument]),
-      build: () => toJson(historyRecord(market.instrument, history, historyCandles(window.trades, history))),
-    });
+    await this.responder.sendTrades(
+      request,
+      reply,
+      market,
+      `mirror:history:${market.instrument}:${history.from}:${history.to}:${history.interval}:${history.count}`,
+      (window) => toJson(historyRecord(market.instrument, history, historyCandles(window.trades, history))),
+    );
   }
 
   /** The market list as JSON, rebuilt only when the catalogue is refreshed. */
