@@ -6,10 +6,9 @@ import { BullMqJobScheduler, JOB_QUEUE } from '../../src/scheduler/bullmq-job-sc
 import { JobMetrics } from '../../src/scheduler/job-metrics';
 import { ScheduledJob } from '../../src/scheduler/scheduled-job';
 import { bullmqPrefix } from '../../src/store/redis-connection';
+import { sleep } from '../support/fault-run';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Replica {
   readonly scheduler: BullMqJobScheduler;

@@ -16,23 +16,9 @@ import { createRedisClient, RedisClient } from '../../src/store/redis-connection
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, WriteFence } from '../../src/store/state-store';
 import { head } from '../store/state-store.contract';
+import { sleep, waitFor } from '../support/fault-run';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs: number,
-): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(25);
-  }
-  return Date.now() - started;
-}
 
 describe('instrument leases in Redis', () => {
   let redis: TestRedisServer;

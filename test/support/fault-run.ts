@@ -25,18 +25,19 @@ export async function runFault(sandbox: RunningSandbox, name: string, run: Fault
   if (run.afterMs) await sleep(run.afterMs);
 }
 
-/** Polls `condition` until it holds; throws with `what` after `timeoutMs`. */
+/** Polls `condition` until it holds and gives the milliseconds it took; throws with `what` after `timeoutMs`. */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
   pollMs = 50,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+): Promise<number> {
+  const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
     await sleep(pollMs);
   }
+  return Date.now() - started;
 }
 
 /**
