@@ -1,60 +1,8 @@
 import Big from 'big.js';
 import request from 'supertest';
-import { DAY_MS } from '../../src/market/trade-window';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-import { expectConverges, readTruth, setFlow, Truth, TruthTrade } from '../support/truth';
-
-const LISTED = [
-  'btc_usdt',
-  'eth_btc',
-  'eth_usdt',
-  'ltc_btc',
-  'pepe_eth',
-  'shib_usdt',
-  'sol_eur',
-  'usdc_usdt',
-  'xrp_usdt',
-];
-const FROZEN = new Set(['ltc_btc', 'xrp_usdt']);
-const PLAIN = /^\d+(\.\d+)?$/;
-
-interface Scales {
-  priceScale: number;
-  amountScale: number;
-}
-
-/** Half away from zero at `scale`, written by big.js independently of the service's own formatting. */
-function fixed(value: Big | string, scale: number): string {
-  return new Big(value).round(scale, Big.roundHalfUp).toFixed(scale);
-}
-
-/** What the listing must say about a market, recomputed from the exchange's truth. */
-function expected(truth: Truth, scales: Scales, now: number) {
-  const window = truth.trades.filter((trade) => trade.time > now - DAY_MS && trade.time <= now);
-  const sum = (f: (t: TruthTrade) => Big) =>
-    window.reduce((total, trade) => total.plus(f(trade)), new Big(0));
-  const prices = window.map((trade) => new Big(trade.price));
-  const open = window[0]?.price ?? '0';
-  const last = window[window.length - 1]?.price ?? '0';
-  const percent = new Big(open).eq(0) ? new Big(0) : new Big(last).minus(open).div(open).times(100);
-  return {
-    window,
-    last: fixed(last, scales.priceScale),
-    high: fixed(prices.length ? prices.reduce((a, b) => (a.gt(b) ? a : b)) : '0', scales.priceScale),
-    low: fixed(prices.length ? prices.reduce((a, b) => (a.lt(b) ? a : b)) : '0', scales.priceScale),
-    baseVolume: fixed(
-      sum((t) => new Big(t.amount)),
-      scales.amountScale,
-    ),
-    quoteVolume: fixed(
-      sum((t) => new Big(t.price).times(t.amount)),
-      scales.priceScale,
-    ),
-    percentChange: fixed(percent, 2).replace(/^-(0\.00)$/, '$1'),
-    bestBid: fixed(truth.bids[0]?.[0] ?? '0', scales.priceScale),
-    bestAsk: fixed(truth.asks[0]?.[0] ?? '0', scales.priceScale),
-  };
-}
+import { expectConverges, readTruth, setFlow, Truth } from '../support/truth';
+import { expectedFigures, fixed, FROZEN, LISTED, PLAIN, Scales } from './expected-figures';
 
 describe('listing endpoints over a gateway fed by the sandbox', () => {
   let stack: TestStack;
@@ -86,7 +34,7 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
     const now = Date.now();
     for (const instrument of LISTED) {
       const record = response.body[instrument.toUpperCase()];
-      const want = expected(truths.get(instrument)!, scales.get(instrument)!, now);
+      const want = expectedFigures(truths.get(instrument)!, scales.get(instrument)!, now);
       expect(Object.keys(record).sort()).toEqual(
         [
           'baseVolume',
@@ -208,7 +156,9 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
     for (const instrument of ['btc_usdt', 'pepe_eth', 'ltc_btc']) {
       const { priceScale, amountScale } = scales.get(instrument)!;
       const now = Date.now();
-      const want = expected(truths.get(instrument)!, scales.get(instrument)!, now).window.slice().reverse();
+      const want = expectedFigures(truths.get(instrument)!, scales.get(instrument)!, now)
+        .window.slice()
+        .reverse();
       const response = await get(`/trades/${instrument}`).expect(200);
       expect(response.body).toHaveLength(want.length);
       response.body.forEach((row: Record<string, string>, index: number) => {
