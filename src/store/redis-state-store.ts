@@ -128,7 +128,10 @@ export class RedisStateStore implements StateStore {
 
   async readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>> {
     const unique = [...new Set(instruments)];
-    const texts = await this.getAll(unique.map((instrument) => this.keys.instrument(instrument).head));
+    const texts = await getAll(
+      this.client,
+      unique.map((instrument) => this.keys.instrument(instrument).head),
+    );
     const heads = new Map<string, InstrumentHead>();
     unique.forEach((instrument, index) => {
       const text = texts[index];
@@ -251,18 +254,15 @@ export class RedisStateStore implements StateStore {
     }
     if ((found === null || known !== undefined) && !this.closed) this.resetListeners.emit();
   }
+}
 
-  /** GET of many keys in one round trip; on a Cluster one command per key, as the keys span slots. */
-  private async getAll(keys: readonly string[]): Promise<(string | null)[]> {
-    if (keys.length === 0) return [];
-    if (this.client instanceof Cluster) {
-      const cluster = this.client;
-      return Promise.all(keys.map((key) => cluster.get(key)));
-    }
-    const pipeline = this.client.pipeline();
-    for (const key of keys) pipeline.get(key);
-    return valuesOf(await pipeline.exec()) as (string | null)[];
-  }
+/** GET of many keys in one round trip; on a Cluster one command per key, as the keys span slots. */
+export async function getAll(client: RedisClient, keys: readonly string[]): Promise<(string | null)[]> {
+  if (keys.length === 0) return [];
+  if (client instanceof Cluster) return Promise.all(keys.map((key) => client.get(key)));
+  const pipeline = client.pipeline();
+  for (const key of keys) pipeline.get(key);
+  return valuesOf(await pipeline.exec()) as (string | null)[];
 }
 
 /** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */

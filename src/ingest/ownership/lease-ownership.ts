@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { Cluster } from 'ioredis';
 import { StoreKeys } from '../../store/keys';
 import { decodeLease, encodeLease } from '../../store/lease-value';
 import { RedisClient } from '../../store/redis-connection';
+import { getAll } from '../../store/redis-state-store';
 import { WriteFence } from '../../store/state-store';
 import { InstrumentOwnership, OwnershipListener, OwnershipStatus } from './instrument-ownership';
 import { planLeases } from './lease-plan';
@@ -250,7 +250,7 @@ export class LeaseOwnership implements InstrumentOwnership {
   /** The holder of each listed instrument's lease; undefined when free. */
   private async readHolders(instruments: readonly string[]): Promise<Map<string, string | undefined>> {
     const keys = instruments.map((instrument) => this.keys.instrument(instrument).lease);
-    const texts = await this.getAll(keys);
+    const texts = await getAll(this.client, keys);
     const holders = new Map<string, string | undefined>();
     instruments.forEach((instrument, index) => {
       const text = texts[index];
@@ -260,21 +260,6 @@ export class LeaseOwnership implements InstrumentOwnership {
       holders.set(instrument, earlier ? EARLIER_RUN : holder);
     });
     return holders;
-  }
-
-  private async getAll(keys: readonly string[]): Promise<(string | null)[]> {
-    if (keys.length === 0) return [];
-    if (this.client instanceof Cluster) {
-      const cluster = this.client;
-      return Promise.all(keys.map((key) => cluster.get(key)));
-    }
-    const pipeline = this.client.pipeline();
-    for (const key of keys) pipeline.get(key);
-    const replies = (await pipeline.exec()) ?? [];
-    return replies.map(([error, value]) => {
-      if (error) throw error;
-      return value as string | null;
-    });
   }
 
   private async releaseLeases(leases: readonly (readonly [string, Lease])[]): Promise<void> {
