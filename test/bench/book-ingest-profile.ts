@@ -3,6 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRedisServer } from '../support/redis-server';
+import { sleep } from './bench-process';
 import { describeMachine } from './machine';
 import { ServerProcess } from './server-process';
 
@@ -187,10 +188,6 @@ async function setFlow(baseUrl: string, ratePerSecond: number): Promise<void> {
     body: JSON.stringify({ ratePerSecond }),
   });
   if (!response.ok) throw new Error(`POST /sandbox/flow: ${response.status}`);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 main().catch((error: unknown) => {
