@@ -10,13 +10,9 @@ export class FieldError extends Error {
     expectation: string,
     value: ExactJson | undefined,
   ) {
-    super(`${path}: expected ${expectation}, got ${describe(value)}`);
+    super(`${path}: expected ${expectation}, got ${previewJson(value)}`);
     this.name = 'FieldError';
   }
-}
-
-function describe(value: ExactJson | undefined): string {
-  return previewJson(value);
 }
 
 const INTEGER = /^-?\d+$/;

@@ -34,7 +34,6 @@ export function positionalRow(
   return value;
 }
 
-/** An integer within [min, max], written as a JSON number or a string of digits. */
 /**
  * The number a payload value holds, NaN for anything but number text: Number() of an array would
  * join it recursively, which a payload nested deep enough turns into a stack overflow.
@@ -43,6 +42,7 @@ export function numberOf(value: ExactJson | undefined): number {
   return typeof value === 'string' ? Number(value) : NaN;
 }
 
+/** An integer within [min, max], written as a JSON number or a string of digits. */
 export function readInteger(
   value: ExactJson | undefined,
   path: string,
