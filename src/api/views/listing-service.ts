@@ -122,10 +122,18 @@ export class ListingService {
    * oldest confirmation among them, 0 when one was never confirmed.
    */
   dataTime(instruments?: readonly string[]): number {
-    const names = instruments ?? this.views.markets().map((market) => market.instrument);
     let oldest = Number.POSITIVE_INFINITY;
-    for (const instrument of names) oldest = Math.min(oldest, this.views.head(instrument)?.confirmedAt ?? 0);
+    if (instruments) {
+      for (const instrument of instruments) oldest = Math.min(oldest, this.confirmedAt(instrument));
+    } else {
+      for (const market of this.views.markets())
+        oldest = Math.min(oldest, this.confirmedAt(market.instrument));
+    }
     return Number.isFinite(oldest) ? oldest : 0;
+  }
+
+  private confirmedAt(instrument: string): number {
+    return this.views.head(instrument)?.confirmedAt ?? 0;
   }
 }
 
