@@ -18,13 +18,7 @@ describe('three ingest and two API replicas on one Redis', () => {
 
   beforeAll(async () => {
     stack = await ScaleStack.start({ ingest: 3, api: 2, sandbox: { SANDBOX_FLOW_RATE: String(FLOW) } });
-    await waitFor(async () => (listed = await stack.listed()).length > 0, 'catalogue stored', 30_000, 200);
-    await waitFor(
-      async () => (await stack.view.exactlyOneLiveOwner(listed, stack.ingest)).ok,
-      'one live owner per instrument',
-      30_000,
-      200,
-    );
+    listed = await stack.untilOwned();
     await expectConverges(stack.sandbox, stack.reader, listed, 20_000);
     await setFlow(stack.sandbox, FLOW);
   }, 120_000);

@@ -25,13 +25,7 @@ describe('an owner paused past its lease', () => {
       // Changes gather for a while between writes, so that the resumed replica has some to write.
       ingestEnv: { FLUSH_INTERVAL_MS: '500' },
     });
-    await waitFor(async () => (listed = await stack.listed()).length > 0, 'catalogue stored', 30_000, 200);
-    await waitFor(
-      async () => (await stack.view.exactlyOneLiveOwner(listed, stack.ingest)).ok,
-      'one live owner per instrument',
-      30_000,
-      200,
-    );
+    listed = await stack.untilOwned();
     await expectConverges(stack.sandbox, stack.reader, listed, 20_000);
   }, 120_000);
   afterAll(() => stack?.close(), 30_000);

@@ -37,13 +37,7 @@ describe('scheduled jobs across three ingest replicas', () => {
         TRADE_TRIM_INTERVAL_MS: String(PERIOD_MS),
       },
     });
-    await waitFor(async () => (listed = await stack.listed()).length > 0, 'catalogue stored', 30_000, 200);
-    await waitFor(
-      async () => (await stack.view.exactlyOneLiveOwner(listed, stack.ingest)).ok,
-      'one live owner per instrument',
-      30_000,
-      200,
-    );
+    listed = await stack.untilOwned();
   }, 120_000);
   afterAll(() => stack?.close(), 30_000);
 

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { RunningSandbox } from '../../../src/sandbox/start-sandbox';
 import { RedisStateStore } from '../../../src/store/redis-state-store';
+import { waitFor } from '../../support/fault-run';
 import { startRedisServer, TestRedisServer } from '../../support/redis-server';
 import { startTestSandbox } from '../../support/start-test-sandbox';
 import { ClusterView } from './cluster-view';
@@ -90,6 +91,19 @@ export class ScaleStack {
   async listed(): Promise<string[]> {
     const catalog = await this.reader.readCatalog();
     return (catalog?.markets ?? []).filter((market) => !market.hidden).map((market) => market.instrument);
+  }
+
+  /** Waits for the stored catalogue and one live owner of each listed instrument; gives the listed. */
+  async untilOwned(): Promise<string[]> {
+    let listed: string[] = [];
+    await waitFor(async () => (listed = await this.listed()).length > 0, 'catalogue stored', 30_000, 200);
+    await waitFor(
+      async () => (await this.view.exactlyOneLiveOwner(listed, this.ingest)).ok,
+      'one live owner per instrument',
+      30_000,
+      200,
+    );
+    return listed;
   }
 
   async close(): Promise<void> {
