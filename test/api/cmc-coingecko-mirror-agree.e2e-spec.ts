@@ -1,9 +1,16 @@
 import Big from 'big.js';
 import { parse } from 'lossless-json';
 import request from 'supertest';
-import { startTestStack, TestStack } from '../support/start-test-stack';
-import { setFlow } from '../support/truth';
-import { fixed, FROZEN, HIDDEN, LISTED, readScales, Scales, settle } from './expected-figures';
+import { TestStack } from '../support/start-test-stack';
+import {
+  closeSettledStack,
+  fixed,
+  FROZEN,
+  HIDDEN,
+  LISTED,
+  Scales,
+  startSettledStack,
+} from './expected-figures';
 
 type Row = Record<string, unknown>;
 const upper = (instrument: string) => instrument.toUpperCase();
@@ -14,15 +21,9 @@ describe("the CoinMarketCap, CoinGecko and mirror formats agree with each other 
   let scales: Map<string, Scales>;
 
   beforeAll(async () => {
-    stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20' } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await settle(stack);
-    scales = await readScales(stack);
+    ({ stack, scales } = await startSettledStack());
   });
-  afterAll(async () => {
-    await setFlow(stack.sandbox, 0);
-    await stack.close();
-  });
+  afterAll(() => closeSettledStack(stack));
 
   const body = async (path: string) => (await request(stack.app.url).get(path).expect(200)).body;
 

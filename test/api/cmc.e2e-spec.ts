@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import request from 'supertest';
-import { startTestStack, TestStack } from '../support/start-test-stack';
-import { setFlow, Truth } from '../support/truth';
+import { TestStack } from '../support/start-test-stack';
+import { Truth } from '../support/truth';
 import {
   expectedFigures,
   fixed,
@@ -11,10 +11,10 @@ import {
   PERCENT,
   PLAIN,
   expectBestFirst,
-  readScales,
   renderLevels,
   Scales,
-  settle,
+  closeSettledStack,
+  startSettledStack,
 } from './expected-figures';
 
 const upper = (instrument: string) => instrument.toUpperCase();
@@ -25,15 +25,9 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
   let truths: Map<string, Truth>;
 
   beforeAll(async () => {
-    stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20' } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    truths = await settle(stack);
-    scales = await readScales(stack);
+    ({ stack, truths, scales } = await startSettledStack());
   });
-  afterAll(async () => {
-    await setFlow(stack.sandbox, 0);
-    await stack.close();
-  });
+  afterAll(() => closeSettledStack(stack));
 
   const get = (path: string) => request(stack.app.url).get(path);
   const want = (instrument: string) =>

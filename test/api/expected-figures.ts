@@ -2,8 +2,8 @@ import Big from 'big.js';
 import request from 'supertest';
 import { DAY_MS } from '../../src/market/trade-window';
 import { parseExactJson } from '../../src/upstream/exact-json';
-import { TestStack } from '../support/start-test-stack';
-import { expectConverges, readTruth, Truth, TruthTrade } from '../support/truth';
+import { startTestStack, TestStack } from '../support/start-test-stack';
+import { expectConverges, readTruth, setFlow, Truth, TruthTrade } from '../support/truth';
 
 /** The sandbox's visible markets, in the order the listings sort them. */
 export const LISTED = [
@@ -139,4 +139,27 @@ export async function settle(stack: TestStack, instruments = LISTED): Promise<Ma
     }
   }
   return truths;
+}
+
+export interface SettledStack {
+  readonly stack: TestStack;
+  readonly truths: Map<string, Truth>;
+  readonly scales: Map<string, Scales>;
+}
+
+/**
+ * A stack fed by the sandbox at 20 trades a second, left to trade a moment and then settled: the
+ * truth and the scales of every listed market.
+ */
+export async function startSettledStack(sandbox: Record<string, string> = {}): Promise<SettledStack> {
+  const stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20', ...sandbox } });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const truths = await settle(stack);
+  return { stack, truths, scales: await readScales(stack) };
+}
+
+/** Stops the sandbox's trading, then the stack. */
+export async function closeSettledStack(stack: TestStack): Promise<void> {
+  await setFlow(stack.sandbox, 0);
+  await stack.close();
 }
