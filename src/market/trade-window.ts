@@ -1,5 +1,6 @@
 import { canonicalDecimal, compareCanonical, DecimalValue, toDecimal, ZERO } from './decimal';
 import { EMPTY_STATS, MarketStats } from './market-stats';
+import { ownText } from './own-text';
 import { Trade } from './trade';
 
 export const DAY_MS = 86_400_000;
@@ -104,8 +105,9 @@ export class TradeWindow {
     const added: Trade[] = [];
     for (const trade of trades) {
       if (trade.time <= cutoff || this.ids.has(trade.id)) continue;
-      this.ids.add(trade.id);
-      added.push(trade);
+      const owned = ownTrade(trade);
+      this.ids.add(owned.id);
+      added.push(owned);
     }
     if (added.length === 0) return added;
     if (!isSorted(added)) added.sort(compareTrades);
@@ -236,5 +238,16 @@ function statsOf(trades: readonly Trade[]): MarketStats {
     quoteVolume: canonicalDecimal(quote.toFixed()),
     tradeCount: trades.length,
     source: 'trades',
+  };
+}
+
+/** The trade with texts of its own: a day in the window must not keep the frame or page it came in. */
+function ownTrade(trade: Trade): Trade {
+  return {
+    ...trade,
+    id: ownText(trade.id),
+    instrument: ownText(trade.instrument),
+    price: ownText(trade.price),
+    amount: ownText(trade.amount),
   };
 }
