@@ -28,6 +28,7 @@ const BASE = [bid('100', '1'), bid('99', '2'), ask('101', '3'), ask('102', '4')]
 function liveAt(version: number, options: BookSyncOptions = {}, now = 0): BookSynchronizer {
   const sync = new BookSynchronizer(INSTRUMENT, now, options);
   sync.onStreamMessage(snapshot(version, BASE), now);
+  while (sync.loadPending) sync.continueLoad(now);
   expect(sync.state).toBe('live');
   return sync;
 }
@@ -501,6 +502,245 @@ describe('BookSynchronizer', () => {
           expect(sync.waitingDeltas).toBe(0);
         }),
         { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('snapshots loaded in slices', () => {
+    /** A deep book: `count` levels a side around 1000, so that a small slice needs many steps. */
+    const deep = (count: number, amount = '1'): LevelUpdate[] => [
+      ...Array.from({ length: count }, (_, i) => bid(`${999 - i}`, amount)),
+      ...Array.from({ length: count }, (_, i) => ask(`${1001 + i}`, amount)),
+    ];
+    const sliced = (options: BookSyncOptions = {}) =>
+      new BookSynchronizer(INSTRUMENT, 0, { snapshotSliceLevels: 10, ...options });
+    const finishLoad = (sync: BookSynchronizer, now = 0) => {
+      let outcome = sync.continueLoad(now);
+      while (sync.loadPending) outcome = sync.continueLoad(now);
+      return outcome;
+    };
+    const bookOf = (sync: BookSynchronizer) => [sync.book.levels('bid'), sync.book.levels('ask')];
+
+    it('keeps the book as it was until the last slice, then goes live with the deltas that came meanwhile, in order', () => {
+      const sync = sliced();
+      expect(sync.onStreamMessage(snapshot(10, deep(20)), 0)).toEqual({
+        action: 'none',
+        reason: 'snapshot-loading',
+        state: 'syncing',
+        bookChanged: false,
+      });
+      expect(sync.onStreamMessage(marked(12), 0).reason).toBe('buffered');
+      expect(sync.continueLoad(0)).toMatchObject({ reason: 'snapshot-loading', bookChanged: false });
+      expect(sync.onStreamMessage(marked(11), 0).reason).toBe('buffered');
+      expect(sync.book.size('bid')).toBe(0);
+      expect(sync.tick(60_000).action).toBe('none');
+      expect(finishLoad(sync)).toEqual({
+        action: 'none',
+        reason: 'snapshot',
+        state: 'live',
+        bookChanged: true,
+      });
+      expect(sync.book.version).toBe(12);
+      expect(sync.book.amount('bid', '1')).toBe('12');
+      expect(sync.book.size('ask')).toBe(20);
+      expect(sync.counters).toMatchObject({
+        snapshots: 1,
+        applied: 2,
+        loadsAbandoned: 0,
+        snapshotRequests: 0,
+      });
+      expect(sync.continueLoad(0)).toMatchObject({ reason: 'idle', bookChanged: false });
+    });
+
+    it('buffers deltas of a live book while a stream snapshot loads, and drops the ones the snapshot covers', () => {
+      const sync = liveAt(5, { snapshotSliceLevels: 10 });
+      sync.onStreamMessage(snapshot(7, deep(20)), 0);
+      expect(sync.onStreamMessage(marked(6), 0).reason).toBe('buffered');
+      expect(sync.onStreamMessage(marked(8), 0).reason).toBe('buffered');
+      expect(sync.book.version).toBe(5);
+      expect(sync.book.levels('bid')).toEqual([
+        ['100', '1'],
+        ['99', '2'],
+      ]);
+      finishLoad(sync);
+      expect(sync.book.version).toBe(8);
+      expect(sync.book.amount('bid', '1')).toBe('8');
+      expect(sync.counters).toMatchObject({ superseded: 1, applied: 1 });
+    });
+
+    it('lets a newer snapshot replace the load, and ignores a REST snapshot no newer than the one loading', () => {
+      const sync = sliced();
+      sync.onStreamMessage(snapshot(10, deep(20, '1')), 0);
+      sync.continueLoad(0);
+      expect(sync.onRestSnapshot(snapshot(10, deep(20, '9')), 0)).toMatchObject({
+        reason: 'snapshot-ignored',
+        detail: 'snapshot version 10 is not newer than the one loading, 10',
+      });
+      expect(sync.onRestSnapshot(snapshot(11, deep(20, '2')), 0).reason).toBe('snapshot-loading');
+      sync.continueLoad(0);
+      expect(sync.onStreamMessage(snapshot(12, deep(20, '3')), 0).reason).toBe('snapshot-loading');
+      finishLoad(sync);
+      expect(sync.book.version).toBe(12);
+      expect(sync.book.best('bid')).toEqual(['999', '3']);
+      expect(sync.counters).toMatchObject({ snapshots: 1, loadsAbandoned: 2, snapshotsIgnored: 1 });
+    });
+
+    it('abandons the load on a stream reset: the book keeps its last levels and a new snapshot is awaited', () => {
+      const sync = liveAt(5, { snapshotSliceLevels: 10, snapshotWaitMs: 100 });
+      const before = bookOf(sync);
+      sync.onStreamMessage(snapshot(7, deep(20)), 0);
+      sync.onStreamMessage(marked(8), 0);
+      expect(sync.reset('stream closed', 0)).toMatchObject({ reason: 'stream-reset', state: 'resync' });
+      expect(sync.loadPending).toBe(false);
+      expect(sync.continueLoad(0)).toMatchObject({ reason: 'idle', bookChanged: false });
+      expect(bookOf(sync)).toEqual(before);
+      expect(sync.book.version).toBe(5);
+      expect(sync.waitingDeltas).toBe(0);
+      expect(sync.tick(100).action).toBe('request-snapshot');
+      expect(sync.counters.loadsAbandoned).toBe(1);
+    });
+
+    it('abandons the load when the buffer overflows meanwhile, and asks for a snapshot', () => {
+      const sync = sliced({ maxBufferedMessages: 4 });
+      sync.onStreamMessage(snapshot(10, deep(20)), 0);
+      let outcome = sync.onStreamMessage(marked(11), 0);
+      for (let version = 12; version <= 15; version++) outcome = sync.onStreamMessage(marked(version), 0);
+      expect(outcome).toMatchObject({
+        action: 'request-snapshot',
+        reason: 'buffer-overflow',
+        state: 'resync',
+      });
+      expect(sync.loadPending).toBe(false);
+      expect(sync.counters.loadsAbandoned).toBe(1);
+    });
+
+    it('heals a failed check from the REST snapshot over several slices', () => {
+      const sync = liveAt(5, { snapshotSliceLevels: 10 });
+      const outcome = sync.onRestSnapshot(snapshot(5, deep(20)), 0);
+      expect(outcome).toMatchObject({ action: 'none', reason: 'verify-failed', state: 'resync' });
+      expect(sync.loadPending).toBe(true);
+      expect(finishLoad(sync)).toMatchObject({ reason: 'snapshot', state: 'live' });
+      expect(sync.book.size('bid')).toBe(20);
+    });
+
+    type Event =
+      | { kind: 'snapshot'; updates: LevelUpdate[] }
+      | { kind: 'delta'; updates: LevelUpdate[] }
+      | { kind: 'reset' }
+      | { kind: 'step' }
+      | { kind: 'take' };
+    const level = fc.record({
+      side: fc.constantFrom<'bid' | 'ask'>('bid', 'ask'),
+      price: fc.integer({ min: 1, max: 30 }).map(String),
+      amount: fc.constantFrom('0', '1', '2'),
+    });
+    const event: fc.Arbitrary<Event> = fc.oneof(
+      {
+        weight: 2,
+        arbitrary: fc
+          .array(level, { maxLength: 30 })
+          .map((updates): Event => ({ kind: 'snapshot', updates })),
+      },
+      {
+        weight: 8,
+        arbitrary: fc
+          .array(level, { minLength: 1, maxLength: 3 })
+          .map((updates): Event => ({ kind: 'delta', updates })),
+      },
+      { weight: 1, arbitrary: fc.constant<Event>({ kind: 'reset' }) },
+      { weight: 6, arbitrary: fc.constant<Event>({ kind: 'step' }) },
+      { weight: 2, arbitrary: fc.constant<Event>({ kind: 'take' }) },
+    );
+
+    /** What the store holds, only ever changed through the book's changes. */
+    const storeOf = () => {
+      const sides = { bid: new Map<string, string>(), ask: new Map<string, string>() };
+      return {
+        take(book: OrderBook): void {
+          const changes = book.takeChanges();
+          for (const [side, levels] of [
+            ['bid', changes.bids],
+            ['ask', changes.asks],
+          ] as const)
+            for (const [price, amount] of levels)
+              if (amount === '0') sides[side].delete(price);
+              else sides[side].set(price, amount);
+        },
+        holds(book: OrderBook): boolean {
+          return (['bid', 'ask'] as const).every(
+            (side) =>
+              sides[side].size === book.size(side) &&
+              book.levels(side).every(([price, amount]) => sides[side].get(price) === amount),
+          );
+        },
+      };
+    };
+
+    it('ends as if each snapshot had been loaded at once when its last slice was done, with the deltas of meanwhile after it', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 6 }),
+          fc.array(event, { maxLength: 120 }),
+          (sliceLevels, events) => {
+            const sync = new BookSynchronizer(INSTRUMENT, 0, { snapshotSliceLevels: sliceLevels });
+            const atOnce = new BookSynchronizer(INSTRUMENT, 0, { snapshotSliceLevels: Infinity });
+            const store = storeOf();
+            const storeAtOnce = storeOf();
+            /** The messages the one-shot synchronizer gets once the load in progress is done: its snapshot first. */
+            let deferred: BookMessage[] | undefined;
+            let levelsAtLoadStart: ReturnType<typeof bookOf> = [];
+            let version = 1;
+            const deliver = (messages: BookMessage[]) =>
+              messages.forEach((m) => atOnce.onStreamMessage(m, 0));
+            const afterLoad = () => {
+              if (deferred === undefined || sync.loadPending) return;
+              deliver(deferred);
+              deferred = undefined;
+            };
+            for (const e of events) {
+              if (e.kind === 'snapshot') {
+                const message = snapshot(version, e.updates);
+                sync.onStreamMessage(message, 0);
+                // A newer snapshot drops the load under way with what waited for it.
+                deferred = [message];
+                levelsAtLoadStart = bookOf(sync);
+                afterLoad();
+              } else if (e.kind === 'delta') {
+                const message = delta(++version, e.updates);
+                sync.onStreamMessage(message, 0);
+                if (deferred === undefined) deliver([message]);
+                else deferred.push(message);
+              } else if (e.kind === 'reset') {
+                sync.reset('reset', 0);
+                atOnce.reset('reset', 0);
+                deferred = undefined;
+              } else if (e.kind === 'step') {
+                sync.continueLoad(0);
+                afterLoad();
+              } else {
+                store.take(sync.book);
+                storeAtOnce.take(atOnce.book);
+                expect(store.holds(sync.book)).toBe(true);
+              }
+              if (sync.loadPending) {
+                // Nothing of a load is visible before its last slice.
+                expect(bookOf(sync)).toEqual(levelsAtLoadStart);
+              } else {
+                expect(bookOf(sync)).toEqual(bookOf(atOnce));
+                expect(sync.book.version).toBe(atOnce.book.version);
+                expect(sync.state).toBe(atOnce.state);
+              }
+            }
+            while (sync.loadPending) sync.continueLoad(0);
+            afterLoad();
+            expect(bookOf(sync)).toEqual(bookOf(atOnce));
+            store.take(sync.book);
+            storeAtOnce.take(atOnce.book);
+            expect(store.holds(sync.book)).toBe(true);
+            expect(storeAtOnce.holds(atOnce.book)).toBe(true);
+          },
+        ),
+        { numRuns: 300 },
       );
     });
   });

@@ -1,5 +1,6 @@
 import { BookMessage } from './book-update';
 import { LevelDifference, OrderBook } from './order-book';
+import { DEFAULT_SLICE_LEVELS, SnapshotLoad } from './snapshot-load';
 import { SyncState } from './sync-state';
 
 export interface BookSyncOptions {
@@ -28,6 +29,11 @@ export interface BookSyncOptions {
    * `reopen-stream` suits feeds whose subscription reply is a snapshot.
    */
   readonly recovery?: 'request-snapshot' | 'reopen-stream';
+  /**
+   * A snapshot is loaded in slices of this many level operations (default about a millisecond's worth):
+   * the first slice within the call that brings the snapshot, each further one by `continueLoad`.
+   */
+  readonly snapshotSliceLevels?: number;
 }
 
 /** What the caller must do after a call: nothing, fetch a REST snapshot, or reopen the instrument's stream (then `reset`). */
@@ -42,6 +48,8 @@ export type SyncReason =
   | 'applied'
   /** A snapshot replaced the book (buffered deltas after it applied). */
   | 'snapshot'
+  /** A snapshot is being loaded: `continueLoad` until it replaces the book. */
+  | 'snapshot-loading'
   /** A delta at or below the book's version (or already held/buffered) was dropped. */
   | 'stale'
   /** A delta was kept until a snapshot makes the book usable. */
@@ -80,6 +88,8 @@ export interface SyncCounters {
   stale: number;
   /** Buffered deltas made obsolete by a snapshot. */
   superseded: number;
+  /** Snapshot loads given up half way: a newer snapshot came, the stream was reset or the buffer overflowed. */
+  loadsAbandoned: number;
   gaps: number;
   crossed: number;
   bufferOverflows: number;
@@ -112,6 +122,7 @@ const DEFAULTS = {
   snapshotRetryMs: 5000,
   verifyWaitMs: 2000,
   recovery: 'request-snapshot',
+  snapshotSliceLevels: DEFAULT_SLICE_LEVELS,
 } as const satisfies Required<BookSyncOptions>;
 
 /**
@@ -121,6 +132,10 @@ const DEFAULTS = {
  *
  * `syncing` (no book yet) -> `live` (deltas apply cleanly) -> `resync` (gap, crossed book, failed check,
  * buffer overflow or stream reset) -> `live` again with the next usable snapshot.
+ *
+ * A deep snapshot is loaded over several calls (`continueLoad`), so that the caller can let other work
+ * run between slices. Meanwhile the book keeps its previous levels and version, deltas wait in the
+ * buffer to apply after the snapshot, a newer snapshot replaces the load and a stream reset drops it.
  */
 export class BookSynchronizer {
   readonly book = new OrderBook();
@@ -130,6 +145,7 @@ export class BookSynchronizer {
     snapshots: 0,
     stale: 0,
     superseded: 0,
+    loadsAbandoned: 0,
     gaps: 0,
     crossed: 0,
     bufferOverflows: 0,
@@ -154,6 +170,8 @@ export class BookSynchronizer {
   private pendingCheck: BookMessage | undefined;
   /** Since when the book has been behind the pending check's version. */
   private pendingSince = 0;
+  /** The snapshot being loaded, if any. */
+  private loading: { readonly snapshot: BookMessage; readonly load: SnapshotLoad } | undefined;
   /** While not live: when to ask for a snapshot. */
   private snapshotDueAt: number | undefined;
   /** Whether a snapshot was asked for since the book stopped being live. */
@@ -192,6 +210,11 @@ export class BookSynchronizer {
     return this.counts.resyncs;
   }
 
+  /** A snapshot is being loaded: call `continueLoad` (on a later turn) until this is false. */
+  get loadPending(): boolean {
+    return this.loading !== undefined;
+  }
+
   /** Deltas waiting for a snapshot (not live) or for a missing version (live). */
   get waitingDeltas(): number {
     return this.buffer.size + this.held.size;
@@ -203,9 +226,8 @@ export class BookSynchronizer {
     this.begin();
     let reason: SyncReason;
     if (message.snapshot) {
-      this.useSnapshot(message, now);
-      reason = 'snapshot';
-    } else if (this.currentState === 'live') {
+      reason = this.useSnapshot(message, now);
+    } else if (this.currentState === 'live' && this.loading === undefined) {
       reason = this.onLiveDelta(message, now);
     } else {
       reason = this.bufferDelta(message, now);
@@ -221,13 +243,12 @@ export class BookSynchronizer {
     this.begin();
     let reason: SyncReason;
     let detail: string | undefined;
-    if (this.currentState === 'live') {
+    if (this.currentState === 'live' && this.loading === undefined) {
       reason = this.verify(snapshot, now);
     } else {
       detail = this.whyUnusable(snapshot);
       if (detail === undefined) {
-        this.useSnapshot(snapshot, now);
-        reason = 'snapshot';
+        reason = this.useSnapshot(snapshot, now);
       } else {
         this.counts.snapshotsIgnored++;
         reason = 'snapshot-ignored';
@@ -235,6 +256,13 @@ export class BookSynchronizer {
     }
     this.checkReorderWindow(now);
     return this.finish(reason, now, detail);
+  }
+
+  /** The next slice of the snapshot being loaded; the book is replaced with the last one. */
+  continueLoad(now: number): SyncOutcome {
+    this.begin();
+    const reason = this.loading === undefined ? 'idle' : this.stepLoad(now);
+    return this.finish(reason, now);
   }
 
   /** The passage of time: a missing version waited for too long, a snapshot that is due. */
@@ -262,6 +290,7 @@ export class BookSynchronizer {
    */
   reset(reason: string, now: number): SyncOutcome {
     this.begin();
+    this.abandonLoad();
     this.buffer.clear();
     this.held.clear();
     this.pendingCheck = undefined;
@@ -367,6 +396,9 @@ export class BookSynchronizer {
 
   /** Why a REST snapshot cannot serve as the base, or undefined when it can. */
   private whyUnusable(snapshot: BookMessage): string | undefined {
+    if (this.loading !== undefined && snapshot.version <= this.loading.snapshot.version) {
+      return `snapshot version ${snapshot.version} is not newer than the one loading, ${this.loading.snapshot.version}`;
+    }
     if (this.loaded && snapshot.version < this.book.version) {
       return `snapshot version ${snapshot.version} is older than the book's ${this.book.version}`;
     }
@@ -381,9 +413,39 @@ export class BookSynchronizer {
     return undefined;
   }
 
-  /** Replaces the book, goes live and replays the waiting deltas newer than the snapshot in version order. */
-  private useSnapshot(snapshot: BookMessage, now: number): void {
-    this.book.replace(snapshot.updates, snapshot.version, snapshot.time);
+  /**
+   * Starts loading a snapshot, in place of any load under way, and does its first slice. Deltas wait in
+   * the buffer until it is installed, held ones included; no other snapshot is asked for meanwhile.
+   */
+  private useSnapshot(snapshot: BookMessage, now: number): SyncReason {
+    this.abandonLoad();
+    this.loading = {
+      snapshot,
+      load: this.book.startLoad(snapshot.updates, this.options.snapshotSliceLevels),
+    };
+    for (const [version, { message }] of this.held) this.buffer.set(version, message);
+    this.held.clear();
+    this.snapshotDueAt = undefined;
+    return this.stepLoad(now);
+  }
+
+  private stepLoad(now: number): SyncReason {
+    const { snapshot, load } = this.loading!;
+    if (load.step() === undefined) return 'snapshot-loading';
+    this.loading = undefined;
+    this.book.install(load, snapshot.version, snapshot.time);
+    this.afterSnapshot(now);
+    return 'snapshot';
+  }
+
+  private abandonLoad(): void {
+    if (this.loading === undefined) return;
+    this.loading = undefined;
+    this.counts.loadsAbandoned++;
+  }
+
+  /** The book holds a snapshot now: goes live and replays the waiting deltas newer than it in version order. */
+  private afterSnapshot(now: number): void {
     this.loaded = true;
     this.changed = true;
     this.counts.snapshots++;
@@ -423,7 +485,7 @@ export class BookSynchronizer {
    */
   private checkPendingAge(now: number): void {
     const pending = this.pendingCheck;
-    if (this.currentState !== 'live' || pending === undefined) return;
+    if (this.currentState !== 'live' || pending === undefined || this.loading !== undefined) return;
     if (now - this.pendingSince < this.options.verifyWaitMs) return;
     this.gap(
       now,
@@ -445,8 +507,7 @@ export class BookSynchronizer {
    * rebuilt from that snapshot at once: it is the exchange's own book at exactly this version.
    */
   private compare(snapshot: BookMessage, now: number): boolean {
-    const expected = OrderBook.fromLevels(snapshot.updates, snapshot.version, snapshot.time);
-    const difference = this.book.firstDifference(expected);
+    const difference = this.book.firstDifferenceFrom(snapshot.updates);
     if (difference === undefined) {
       this.counts.verificationsPassed++;
       return true;
@@ -464,6 +525,7 @@ export class BookSynchronizer {
   private enterResync(reason: ResyncReason, now: number, detail?: string, base?: BookMessage): void {
     this.trouble = { reason, detail };
     this.troubleHealed = false;
+    this.abandonLoad();
     if (this.currentState !== 'resync') this.counts.resyncs++;
     this.setState('resync', now);
     for (const [version, { message }] of this.held) this.buffer.set(version, message);
@@ -493,7 +555,8 @@ export class BookSynchronizer {
     let action: SyncAction = 'none';
     let finalReason = this.trouble?.reason ?? reason;
     const finalDetail = this.trouble === undefined ? detail : this.trouble.detail;
-    if (this.currentState !== 'live') {
+    // While a snapshot loads, nothing more is asked for: it is the one awaited.
+    if (this.currentState !== 'live' && this.loading === undefined) {
       if (this.trouble !== undefined && !this.troubleHealed && this.options.recovery === 'reopen-stream') {
         action = 'reopen-stream';
       } else if (this.snapshotDueAt !== undefined && now >= this.snapshotDueAt) {

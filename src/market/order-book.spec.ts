@@ -113,14 +113,17 @@ describe('OrderBook', () => {
           for (const side of ['bid', 'ask'] as const) {
             const levels = side === 'bid' ? changes.bids : changes.asks;
             const prices = levels.map(([p]) => p);
-            expect(new Set(prices).size).toBe(prices.length);
-            expect(prices).toEqual(
-              [...prices].sort((a, b) => (side === 'bid' ? -1 : 1) * new Decimal(a).cmp(new Decimal(b))),
-            );
-            for (const [p, a] of levels) {
-              expect(a).toBe(book.amount(side, p) ?? '0');
-              copy.apply({ side, price: p, amount: a });
+            if (!changes.replaced) {
+              // Each change once, best first, at its amount now.
+              expect(new Set(prices).size).toBe(prices.length);
+              expect(prices).toEqual(
+                [...prices].sort((a, b) => (side === 'bid' ? -1 : 1) * new Decimal(a).cmp(new Decimal(b))),
+              );
             }
+            // After a snapshot a price may come twice: the later entry, applied last, is the amount now.
+            const last = new Map(levels);
+            for (const [p, a] of last) expect(a).toBe(book.amount(side, p) ?? '0');
+            for (const [p, a] of levels) copy.apply({ side, price: p, amount: a });
           }
           expectSameBook(book, copy);
         };
@@ -166,9 +169,22 @@ describe('OrderBook', () => {
         const changed = { bid: new Set<string>(), ask: new Set<string>() };
         let replaced = false;
         const take = (): void => {
-          const expected = (side: BookSide) =>
-            [...changed[side]].sort(byPrice(side)).map((p) => [p, model.sides[side].get(p) ?? '0']);
-          expect(book.takeChanges()).toEqual({ replaced, bids: expected('bid'), asks: expected('ask') });
+          const changes = book.takeChanges();
+          expect(changes.replaced).toBe(replaced);
+          for (const side of ['bid', 'ask'] as const) {
+            const levels = side === 'bid' ? changes.bids : changes.asks;
+            if (!replaced) {
+              expect(levels).toEqual(
+                [...changed[side]].sort(byPrice(side)).map((p) => [p, model.sides[side].get(p) ?? '0']),
+              );
+              continue;
+            }
+            // The last entry of each price is its amount now, and the prices are exactly the changed ones.
+            const last = [...new Map(levels)].sort(([a], [b]) => byPrice(side)(a, b));
+            expect(last).toEqual(
+              [...changed[side]].sort(byPrice(side)).map((p) => [p, model.sides[side].get(p) ?? '0']),
+            );
+          }
           changed.bid.clear();
           changed.ask.clear();
           replaced = false;
@@ -365,8 +381,8 @@ describe('OrderBook', () => {
       const changes = book.takeChanges();
       expect(changes.replaced).toBe(true);
       expect(changes.bids).toEqual([
-        ['10', '0'],
         ['9', '2'],
+        ['10', '0'],
       ]);
       expect(changes.asks).toEqual([['12', '1']]);
     });
@@ -378,14 +394,49 @@ describe('OrderBook', () => {
     });
   });
 
-  describe('firstDifference', () => {
+  describe('firstDifferenceFrom', () => {
+    it('finds a difference exactly when the book does not hold the levels a replace would give', () => {
+      // As exchanges send them (each price once, no removals, sorted either way), or anything at all.
+      const exchangeLike = fc
+        .tuple(
+          fc.uniqueArray(update, { maxLength: 20, selector: (u) => `${u.side} ${u.price}` }),
+          fc.constantFrom(1, -1),
+        )
+        .map(([updates, direction]) =>
+          updates
+            .filter((u) => u.amount !== '0')
+            .sort((a, b) => direction * new Decimal(a.price).cmp(new Decimal(b.price))),
+        );
+      fc.assert(
+        fc.property(
+          fc.oneof(exchangeLike, fc.array(update, { maxLength: 20 })),
+          fc.array(update, { maxLength: 5 }),
+          (snapshot, after) => {
+            const book = OrderBook.fromLevels(snapshot, 1, 0);
+            after.forEach((u) => book.apply(u));
+            const same = OrderBook.fromLevels(snapshot, 1, 0);
+            const holdsSame = (['bid', 'ask'] as const).every(
+              (side) => JSON.stringify(book.levels(side)) === JSON.stringify(same.levels(side)),
+            );
+            const difference = book.firstDifferenceFrom(snapshot);
+            expect(difference === undefined).toBe(holdsSame);
+            if (difference !== undefined) {
+              expect(book.amount(difference.side, difference.price)).toBe(difference.amount);
+              expect(same.amount(difference.side, difference.price)).toBe(difference.expected);
+            }
+          },
+        ),
+        { numRuns: 1000 },
+      );
+    });
+
     it('finds a different amount, a missing level and an extra level', () => {
-      const expected = OrderBook.fromLevels([bid('10', '1'), ask('11', '1')], 1, 0);
+      const expected = [bid('10', '1'), ask('11', '1'), bid('8', '3'), bid('8', '0')];
       const same = OrderBook.fromLevels([ask('11', '1'), bid('10', '1')], 1, 0);
-      expect(same.firstDifference(expected)).toBeUndefined();
+      expect(same.firstDifferenceFrom(expected)).toBeUndefined();
 
       const otherAmount = OrderBook.fromLevels([bid('10', '2'), ask('11', '1')], 1, 0);
-      expect(otherAmount.firstDifference(expected)).toEqual({
+      expect(otherAmount.firstDifferenceFrom(expected)).toEqual({
         side: 'bid',
         price: '10',
         amount: '2',
@@ -393,7 +444,7 @@ describe('OrderBook', () => {
       });
 
       const missing = OrderBook.fromLevels([bid('10', '1')], 1, 0);
-      expect(missing.firstDifference(expected)).toEqual({
+      expect(missing.firstDifferenceFrom(expected)).toEqual({
         side: 'ask',
         price: '11',
         amount: undefined,
@@ -401,7 +452,7 @@ describe('OrderBook', () => {
       });
 
       const extra = OrderBook.fromLevels([bid('10', '1'), bid('9', '1'), ask('11', '1')], 1, 0);
-      expect(extra.firstDifference(expected)).toEqual({
+      expect(extra.firstDifferenceFrom(expected)).toEqual({
         side: 'bid',
         price: '9',
         amount: '1',

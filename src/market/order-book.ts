@@ -1,9 +1,19 @@
 import { BookSide, LevelUpdate, PriceLevel } from './book-update';
 import { compareCanonical } from './decimal';
+import { BookDirection, compareLevels, levelKey } from './level-order';
+import { ownText } from './own-text';
+import { keyCapacity, LoadedBook, LoadedSide, SnapshotLoad } from './snapshot-load';
 
-/** The levels of both sides that changed since the last `takeChanges()`, best first; amount "0" = removed. */
+/**
+ * What the store needs to catch up with the book since the last `takeChanges()`; amount "0" = removed.
+ * Without a snapshot in between: the levels that changed, best first, each price once. After a
+ * snapshot: every level of the snapshot, best first, then every price changed since or dropped by it
+ * (the store may still hold those), in no particular order, with its amount now. A price may then come
+ * twice, and the later entry wins: applied in order, the entries give the book. Nothing compares the
+ * books before and after the snapshot, and the snapshot's levels are built while it loads.
+ */
 export interface BookChanges {
-  /** A snapshot replaced the book since the last take; writing the full book is then the simplest write. */
+  /** A snapshot replaced the book since the last take. */
   readonly replaced: boolean;
   readonly bids: PriceLevel[];
   readonly asks: PriceLevel[];
@@ -22,7 +32,6 @@ export interface OrderBookOptions {
   readonly trackChanges?: boolean;
 }
 
-const INITIAL_CAPACITY = 256;
 /** Removed levels tolerated in the amounts Map beyond the live ones before it is rebuilt. */
 const TOMBSTONE_SLACK = 1024;
 
@@ -40,10 +49,9 @@ const TOMBSTONE_SLACK = 1024;
 class SortedBookSide {
   private amounts: Map<string, string | undefined> = new Map();
   private prices: string[] = [];
-  private keys = new Float64Array(INITIAL_CAPACITY);
+  private keys: Float64Array = new Float64Array(keyCapacity(0));
 
-  /** `direction` 1: best = highest price (bids); -1: best = lowest price (asks). */
-  constructor(private readonly direction: 1 | -1) {}
+  constructor(private readonly direction: BookDirection) {}
 
   get size(): number {
     return this.prices.length;
@@ -66,8 +74,11 @@ class SortedBookSide {
   set(price: string, amount: string): boolean {
     const previous = this.amounts.get(price);
     if (previous === amount) return false;
-    this.amounts.set(price, amount);
-    if (previous === undefined) this.insert(price);
+    if (previous === undefined) {
+      const owned = ownText(price);
+      this.amounts.set(owned, ownText(amount));
+      this.insert(owned);
+    } else this.amounts.set(price, ownText(amount));
     return true;
   }
 
@@ -75,7 +86,7 @@ class SortedBookSide {
   delete(price: string): boolean {
     if (this.amounts.get(price) === undefined) return false;
     this.amounts.set(price, undefined);
-    const key = this.direction * +price;
+    const key = levelKey(this.direction, price);
     const index = this.lowerBound(key, price);
     const count = this.prices.length;
     this.keys.copyWithin(index, index + 1, count);
@@ -84,88 +95,11 @@ class SortedBookSide {
     return true;
   }
 
-  /**
-   * Replaces every level, taking `levels` (each price once) as its own. Snapshots arrive sorted (the
-   * exchange sends both sides ascending), so the order is checked in one pass and sorted only when it is
-   * neither ascending nor descending.
-   */
-  load(levels: Map<string, string>): void {
-    const prices = Array.from(levels.keys());
-    const count = prices.length;
-    const keys = new Float64Array(Math.max(INITIAL_CAPACITY, nextPowerOfTwo(count)));
-    let ascending = true;
-    let descending = true;
-    for (let i = 0; i < count; i++) {
-      keys[i] = this.direction * +prices[i];
-      if (i > 0) {
-        const order = this.compare(keys[i - 1], prices[i - 1], keys[i], prices[i]);
-        if (order > 0) ascending = false;
-        else descending = false;
-      }
-    }
-    if (!ascending && descending) {
-      prices.reverse();
-      keys.subarray(0, count).reverse();
-    } else if (!ascending) {
-      const order = Array.from(prices.keys()).sort((a, b) =>
-        this.compare(keys[a], prices[a], keys[b], prices[b]),
-      );
-      const sortedKeys = order.map((index) => keys[index]);
-      const sortedPrices = order.map((index) => prices[index]);
-      keys.set(sortedKeys);
-      sortedPrices.forEach((price, index) => (prices[index] = price));
-    }
-    this.amounts = levels;
-    this.prices = prices;
-    this.keys = keys;
-  }
-
-  /**
-   * The levels as they stand, for `changesSince` after a `load`: load replaces the arrays and the Map
-   * rather than changing them, so the view stays as it was.
-   */
-  view(): SideView {
-    return { prices: this.prices, keys: this.keys, amounts: this.amounts };
-  }
-
-  /**
-   * Best first: every price of `before` and of this side now, and the `extra` prices, each once with its
-   * amount now ("0" when gone). Both sides are sorted already, so they are merged in one pass.
-   */
-  changesSince(before: SideView, extra: ReadonlySet<string>): PriceLevel[] {
-    const merged: PriceLevel[] = [];
-    let old = before.prices.length - 1;
-    let now = this.prices.length - 1;
-    while (old >= 0 || now >= 0) {
-      let price: string;
-      if (old < 0) price = this.prices[now--];
-      else if (now < 0) price = before.prices[old--];
-      else {
-        const current = this.prices[now];
-        const previous = before.prices[old];
-        if (current === previous) {
-          price = current;
-          now--;
-          old--;
-        } else if (this.compare(this.keys[now], current, before.keys[old], previous) > 0) {
-          price = current;
-          now--;
-        } else {
-          price = previous;
-          old--;
-        }
-      }
-      merged.push([price, this.amounts.get(price) ?? '0']);
-    }
-    // Prices set and removed again since the snapshot are in neither; rare enough to sort all anew.
-    const others = [...extra].filter(
-      (price) => before.amounts.get(price) === undefined && this.amounts.get(price) === undefined,
-    );
-    if (others.length === 0) return merged;
-    return this.sortBestFirst([...merged.map(([price]) => price), ...others]).map((price) => [
-      price,
-      this.amounts.get(price) ?? '0',
-    ]);
+  /** Takes the levels of a snapshot load as its own. */
+  adopt(loaded: LoadedSide): void {
+    this.amounts = loaded.amounts;
+    this.prices = loaded.prices;
+    this.keys = loaded.keys;
   }
 
   /** Best first. */
@@ -182,7 +116,7 @@ class SortedBookSide {
 
   /** Best first; `prices` in any order. */
   sortBestFirst(prices: string[]): string[] {
-    const keyed = prices.map((price) => ({ price, key: this.direction * +price }));
+    const keyed = prices.map((price) => ({ price, key: levelKey(this.direction, price) }));
     keyed.sort((a, b) => this.compare(b.key, b.price, a.key, a.price));
     return keyed.map((level) => level.price);
   }
@@ -194,7 +128,7 @@ class SortedBookSide {
   }
 
   private insert(price: string): void {
-    const key = this.direction * +price;
+    const key = levelKey(this.direction, price);
     const index = this.lowerBound(key, price);
     const count = this.prices.length;
     if (count === this.keys.length) {
@@ -228,24 +162,9 @@ class SortedBookSide {
     return low;
   }
 
-  /** Worse before better. Float order never contradicts the exact order, it only fails to separate values. */
   private compare(keyA: number, priceA: string, keyB: number, priceB: string): number {
-    if (keyA !== keyB) return keyA < keyB ? -1 : 1;
-    return this.direction * compareCanonical(priceA, priceB);
+    return compareLevels(this.direction, keyA, priceA, keyB, priceB);
   }
-}
-
-/** One side's levels at a moment: prices worst first, their float keys, amounts (undefined = removed). */
-interface SideView {
-  readonly prices: readonly string[];
-  readonly keys: Float64Array;
-  readonly amounts: ReadonlyMap<string, string | undefined>;
-}
-
-function nextPowerOfTwo(value: number): number {
-  let power = 1;
-  while (power < value) power *= 2;
-  return power;
 }
 
 /**
@@ -261,10 +180,12 @@ export class OrderBook {
   private readonly bids = new SortedBookSide(1);
   private readonly asks = new SortedBookSide(-1);
   private readonly trackChanges: boolean;
-  private readonly changedBids = new Set<string>();
-  private readonly changedAsks = new Set<string>();
-  /** The book's levels before the first snapshot since the last take, when one came. */
-  private before?: { readonly bids: SideView; readonly asks: SideView };
+  private changedBids = new Set<string>();
+  private changedAsks = new Set<string>();
+  /** The levels of the snapshot installed since the last take, if one was, as the store takes them. */
+  private replacedBy?: LoadedBook['written'];
+  /** Counts the changes of the levels, so that a load can tell whether the book it read has changed. */
+  private revision = 0;
 
   constructor(options: OrderBookOptions = {}) {
     this.trackChanges = options.trackChanges ?? true;
@@ -277,27 +198,38 @@ export class OrderBook {
     return book;
   }
 
-  /** Replaces the whole book with a snapshot. Levels with amount "0" are skipped; a repeated price keeps the last. */
+  /** Replaces the whole book with a snapshot at once. Levels with amount "0" are skipped; a repeated price keeps the last. */
   replace(updates: readonly LevelUpdate[], version: number, time: number): void {
-    const bids = new Map<string, string>();
-    const asks = new Map<string, string>();
-    for (const update of updates) {
-      const levels = update.side === 'bid' ? bids : asks;
-      if (update.amount === '0') levels.delete(update.price);
-      else levels.set(update.price, update.amount);
-    }
+    this.install(this.startLoad(updates, Infinity), version, time);
+  }
+
+  /**
+   * A snapshot load to run in slices of `sliceLevels` level operations (see `SnapshotLoad`). The book
+   * must not change until the load is installed; until then it keeps its levels.
+   */
+  startLoad(updates: readonly LevelUpdate[], sliceLevels?: number): SnapshotLoad {
+    const replaced = this.trackChanges
+      ? {
+          bids: { prices: this.bids.allPrices(), changed: this.changedBids },
+          asks: { prices: this.asks.allPrices(), changed: this.changedAsks },
+        }
+      : undefined;
+    return new SnapshotLoad(updates, replaced, sliceLevels, this.revision);
+  }
+
+  /** Replaces the book with a load of this book's, doing at once any slices it has left. */
+  install(load: SnapshotLoad, version: number, time: number): void {
+    if (load.bookRevision !== this.revision) throw new Error('the book changed while a snapshot was loading');
+    const loaded = load.finish();
+    this.bids.adopt(loaded.bids);
+    this.asks.adopt(loaded.asks);
     if (this.trackChanges) {
-      if (this.before === undefined) {
-        // The levels this snapshot replaces, for takeChanges to report with the new ones.
-        this.before = { bids: this.bids.view(), asks: this.asks.view() };
-      } else {
-        // A second snapshot before the take: the levels of the first one changed as well.
-        for (const price of this.bids.allPrices()) this.changedBids.add(price);
-        for (const price of this.asks.allPrices()) this.changedAsks.add(price);
-      }
+      // The load left out of the new levels only what the store may hold and must drop.
+      this.changedBids = loaded.dropped.bids;
+      this.changedAsks = loaded.dropped.asks;
+      this.replacedBy = loaded.written;
     }
-    this.bids.load(bids);
-    this.asks.load(asks);
+    this.revision++;
     this.version = version;
     this.updatedAt = time;
   }
@@ -306,9 +238,9 @@ export class OrderBook {
   apply(update: LevelUpdate): void {
     const side = update.side === 'bid' ? this.bids : this.asks;
     const changed = update.amount === '0' ? side.delete(update.price) : side.set(update.price, update.amount);
-    if (changed && this.trackChanges) {
-      (update.side === 'bid' ? this.changedBids : this.changedAsks).add(update.price);
-    }
+    if (!changed) return;
+    this.revision++;
+    if (this.trackChanges) (update.side === 'bid' ? this.changedBids : this.changedAsks).add(update.price);
   }
 
   best(side: BookSide): PriceLevel | undefined {
@@ -338,46 +270,78 @@ export class OrderBook {
     return this.side(side).get(price);
   }
 
-  /** The first level found where this book differs from `expected`, or undefined when both hold the same levels. */
-  firstDifference(expected: OrderBook): LevelDifference | undefined {
+  /**
+   * The first level found where this book differs from a snapshot's levels (amount "0" and repeated
+   * prices read as in `replace`), or undefined when it holds exactly those. No book is built from the
+   * snapshot: one that matches, sides sorted either way as exchanges send them, is walked along the
+   * book's own sorted prices; only a mismatch or any other order gathers the levels into maps first.
+   */
+  firstDifferenceFrom(snapshot: readonly LevelUpdate[]): LevelDifference | undefined {
+    return this.holdsSorted(snapshot) ? undefined : this.differenceFromAny(snapshot);
+  }
+
+  /** Whether each side of the snapshot is this book's side, level for level, worst or best first. */
+  private holdsSorted(snapshot: readonly LevelUpdate[]): boolean {
+    const walks = { bid: { next: 0, step: 0 }, ask: { next: 0, step: 0 } };
+    for (const { side, price, amount } of snapshot) {
+      const levels = this.side(side);
+      const prices = levels.allPrices();
+      const walk = walks[side];
+      if (walk.step === 0) {
+        if (prices[0] === price) walk.step = 1;
+        else if (prices[prices.length - 1] === price) [walk.next, walk.step] = [prices.length - 1, -1];
+        else return false;
+      }
+      if (prices[walk.next] !== price || levels.get(price) !== amount) return false;
+      walk.next += walk.step;
+    }
+    return (['bid', 'ask'] as const).every((side) => {
+      const { next, step } = walks[side];
+      return step === 0 ? this.side(side).size === 0 : next === (step === 1 ? this.side(side).size : -1);
+    });
+  }
+
+  private differenceFromAny(snapshot: readonly LevelUpdate[]): LevelDifference | undefined {
+    const expected = { bid: new Map<string, string>(), ask: new Map<string, string>() };
+    for (const { side, price, amount } of snapshot) {
+      if (amount === '0') expected[side].delete(price);
+      else expected[side].set(price, amount);
+    }
     for (const side of ['bid', 'ask'] as const) {
       const actual = this.side(side);
-      const wanted = expected.side(side);
-      for (const price of wanted.allPrices()) {
-        const amount = actual.get(price);
-        if (amount !== wanted.get(price)) return { side, price, amount, expected: wanted.get(price) };
+      const wanted = expected[side];
+      for (const [price, amount] of wanted) {
+        if (actual.get(price) !== amount) return { side, price, amount: actual.get(price), expected: amount };
       }
       if (actual.size !== wanted.size) {
         for (const price of actual.allPrices()) {
-          if (wanted.get(price) === undefined)
-            return { side, price, amount: actual.get(price), expected: undefined };
+          if (!wanted.has(price)) return { side, price, amount: actual.get(price), expected: undefined };
         }
       }
     }
     return undefined;
   }
 
-  /** The levels changed since the last take, with their final amounts ("0" = removed), best first; then forgets them. */
+  /** What changed since the last take (see `BookChanges`); then forgets it. */
   takeChanges(): BookChanges {
-    const before = this.before;
+    const replacedBy = this.replacedBy;
     const changes: BookChanges = {
-      replaced: before !== undefined,
-      // After a snapshot, every level of the book before it and of the book now, with any other changed price.
-      bids: before
-        ? this.bids.changesSince(before.bids, this.changedBids)
-        : this.changedLevels(this.bids, this.changedBids),
-      asks: before
-        ? this.asks.changesSince(before.asks, this.changedAsks)
-        : this.changedLevels(this.asks, this.changedAsks),
+      replaced: replacedBy !== undefined,
+      bids: this.changedLevels(this.bids, this.changedBids, replacedBy?.bids),
+      asks: this.changedLevels(this.asks, this.changedAsks, replacedBy?.asks),
     };
     this.changedBids.clear();
     this.changedAsks.clear();
-    this.before = undefined;
+    this.replacedBy = undefined;
     return changes;
   }
 
-  private changedLevels(levels: SortedBookSide, changed: Set<string>): PriceLevel[] {
-    return levels.sortBestFirst([...changed]).map((price) => [price, levels.get(price) ?? '0']);
+  /** The changed prices with their amounts now: best first alone, or after a snapshot's levels in any order. */
+  private changedLevels(levels: SortedBookSide, changed: Set<string>, snapshot?: PriceLevel[]): PriceLevel[] {
+    if (snapshot === undefined)
+      return levels.sortBestFirst([...changed]).map((price) => [price, levels.get(price) ?? '0']);
+    for (const price of changed) snapshot.push([price, levels.get(price) ?? '0']);
+    return snapshot;
   }
 
   private side(side: BookSide): SortedBookSide {
