@@ -178,3 +178,97 @@ describe('InstrumentPipeline first write', () => {
     expect(open('live').takeWrite()).toMatchObject({ replace: true, head: { syncState: 'syncing' } });
   });
 });
+
+describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
+  const levels = (count: number, amount: string): LevelUpdate[] => [
+    ...Array.from({ length: count }, (_, i): LevelUpdate => ({ side: 'bid', price: `${99 - i}`, amount })),
+    ...Array.from({ length: count }, (_, i): LevelUpdate => ({ side: 'ask', price: `${101 + i}`, amount })),
+  ];
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  let feed: ScriptedFeed;
+  let pipeline: InstrumentPipeline;
+  /** The stored book, changed only by the pipeline's writes. */
+  let stored: { bid: Map<string, string>; ask: Map<string, string> };
+
+  const write = () => {
+    const taken = pipeline.takeWrite();
+    if (taken?.replace) {
+      stored.bid.clear();
+      stored.ask.clear();
+    }
+    for (const [side, written] of [
+      ['bid', taken?.levels?.bids ?? []],
+      ['ask', taken?.levels?.asks ?? []],
+    ] as const)
+      for (const [price, amount] of written)
+        if (amount === '0') stored[side].delete(price);
+        else stored[side].set(price, amount);
+    return taken;
+  };
+  const storedLevels = (side: 'bid' | 'ask') =>
+    [...stored[side]].sort(([a], [b]) => (side === 'bid' ? 1 : -1) * (Number(b) - Number(a)));
+
+  beforeEach(() => {
+    feed = new ScriptedFeed();
+    stored = { bid: new Map(), ask: new Map() };
+    pipeline = new InstrumentPipeline({
+      market: MARKET,
+      bookFeed: feed,
+      restSnapshot: async () => message(1, true, []),
+      tradeFeed: 'unavailable',
+      sync: { recovery: 'reopen-stream', snapshotSliceLevels: 5 },
+      now: () => 1_000,
+      events: { onResync: () => undefined, onMalformed: () => undefined, onSnapshotFailed: () => undefined },
+    });
+    pipeline.start();
+    feed.listener!.onMessage(message(10, true, levels(3, '1')));
+  });
+
+  afterEach(() => pipeline.stop());
+
+  it('writes the book as it was until the last slice, then the whole new book with the deltas of meanwhile', async () => {
+    // The first snapshot takes turns too: 6 levels gathered and 6 keyed, in slices of 5.
+    while (pipeline.state !== 'live') await nextTurn();
+    write();
+    feed.listener!.onMessage(message(20, true, levels(12, '2')));
+    feed.listener!.onMessage(message(21, false, [{ side: 'bid', price: '99', amount: '0' }]));
+    expect(pipeline.state).toBe('live');
+    expect(pipeline.bookVersion).toBe(10);
+    expect(write()?.head.bookVersion).toBe(10);
+    expect(storedLevels('bid')).toEqual([
+      ['99', '1'],
+      ['98', '1'],
+      ['97', '1'],
+    ]);
+    let turns = 0;
+    while (pipeline.bookVersion === 10) {
+      await nextTurn();
+      turns++;
+      write();
+      if (pipeline.bookVersion === 10) expect(stored.ask.size).toBe(3);
+    }
+    expect(turns).toBeGreaterThan(5);
+    expect(pipeline.bookVersion).toBe(21);
+    expect(write()).toBeUndefined();
+    expect(storedLevels('bid')).toHaveLength(11);
+    expect(storedLevels('bid')[0]).toEqual(['98', '2']);
+    expect(storedLevels('ask')).toHaveLength(12);
+  });
+
+  it('drops a load under way when the stream is interrupted', async () => {
+    while (pipeline.state !== 'live') await nextTurn();
+    feed.listener!.onMessage(message(20, true, levels(12, '2')));
+    await nextTurn();
+    feed.listener!.onInterrupted('dropped');
+    for (let i = 0; i < 20; i++) await nextTurn();
+    expect(pipeline.state).toBe('resync');
+    expect(pipeline.bookVersion).toBe(10);
+    expect(pipeline.counters.loadsAbandoned).toBe(1);
+  });
+
+  it('stops loading when stopped', async () => {
+    pipeline.stop();
+    for (let i = 0; i < 20; i++) await nextTurn();
+    expect(pipeline.state).toBe('syncing');
+  });
+});

@@ -54,6 +54,9 @@ export class InstrumentPipeline {
   private readonly window = new TradeWindow();
   private subscription?: BookFeedSubscription;
   private snapshotInFlight = false;
+  /** The next slice of a snapshot load, due on a later turn of the event loop. */
+  private loadTurn?: NodeJS.Immediate;
+  private stopped = false;
   private lastState: SyncOutcome['state'] = 'syncing';
   private reportedResyncs = 0;
   private candles: readonly Candle[] = [];
@@ -128,6 +131,9 @@ export class InstrumentPipeline {
   stop(): void {
     this.subscription?.close();
     this.subscription = undefined;
+    this.stopped = true;
+    clearImmediate(this.loadTurn);
+    this.loadTurn = undefined;
   }
 
   /**
@@ -151,7 +157,7 @@ export class InstrumentPipeline {
 
   /** Compares the live book with a REST snapshot of the exchange; a mismatch re-syncs the instrument. */
   async verify(): Promise<SyncOutcome | undefined> {
-    if (this.sync.state !== 'live' || this.snapshotInFlight) return undefined;
+    if (this.sync.state !== 'live' || this.snapshotInFlight || this.sync.loadPending) return undefined;
     const snapshot = await this.options.restSnapshot(this.instrument);
     return this.handle(this.sync.onRestSnapshot(snapshot, this.options.now()));
   }
@@ -290,7 +296,20 @@ export class InstrumentPipeline {
     } else if (outcome.action === 'request-snapshot') {
       void this.fetchSnapshot();
     }
+    if (this.sync.loadPending) this.scheduleLoadSlice();
     return outcome;
+  }
+
+  /**
+   * A deep snapshot loads one slice per turn of the event loop, so that other instruments' messages,
+   * the writer and the API run in between rather than wait for the whole of it.
+   */
+  private scheduleLoadSlice(): void {
+    if (this.loadTurn !== undefined || this.stopped) return;
+    this.loadTurn = setImmediate(() => {
+      this.loadTurn = undefined;
+      this.handle(this.sync.continueLoad(this.options.now()));
+    });
   }
 
   private async fetchSnapshot(): Promise<void> {
