@@ -114,8 +114,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     );
     this.ownershipMetrics = new OwnershipMetrics(registry, ownership);
     this.writer = new StateWriter(store, () => this.pipelines(), config.FLUSH_INTERVAL_MS, {
-      onWritten: () => {
+      onWritten: (_instruments, durationMs) => {
         this.metrics.storeWrites.inc({ result: 'written' });
+        this.metrics.storeWriteDuration.observe(durationMs / 1000);
         if (this.storeFailing) this.logger.log('store writes succeed again');
         this.storeFailing = false;
       },

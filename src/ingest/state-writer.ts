@@ -1,5 +1,12 @@
-import { StateStore } from '../store/state-store';
-import { InstrumentPipeline } from './instrument-pipeline';
+import { InstrumentWrite, StateStore } from '../store/state-store';
+
+/** What the writer needs of an instrument's pipeline. */
+export interface WriteSource {
+  /** The write that brings the store up to date, or undefined when nothing changed. */
+  takeWrite(): InstrumentWrite | undefined;
+  /** The store may not hold what was written: the next write must be whole. */
+  replaceOnNextWrite(): void;
+}
 
 export interface WriterEvents {
   onWritten(instruments: number, durationMs: number): void;
@@ -9,8 +16,8 @@ export interface WriterEvents {
 }
 
 /**
- * Writes what changed in every pipeline to the store, at most once per interval whatever the upstream
- * rate: one pipelined batch, atomic per instrument. A batch that fails may or may not have been applied,
+ * Writes what changed in every pipeline to the store, once per interval whatever the upstream rate:
+ * one pipelined batch, atomic per instrument. A batch that fails may or may not have been applied,
  * so its instruments are written whole next time; a store that lost its contents gets everything again.
  */
 export class StateWriter {
@@ -18,10 +25,12 @@ export class StateWriter {
   private running?: Promise<void>;
   private stopped = true;
   private stopListening?: () => void;
+  /** The last write failed: its instruments are written whole next time. */
+  private failing = false;
 
   constructor(
     private readonly store: StateStore,
-    private readonly pipelines: () => Iterable<InstrumentPipeline>,
+    private readonly pipelines: () => Iterable<WriteSource>,
     private readonly intervalMs: number,
     private readonly events: WriterEvents,
   ) {}
@@ -44,7 +53,7 @@ export class StateWriter {
   }
 
   async flush(): Promise<void> {
-    const owners = new Map<string, InstrumentPipeline>();
+    const owners = new Map<string, WriteSource>();
     const batch = [];
     for (const pipeline of this.pipelines()) {
       const write = pipeline.takeWrite();
@@ -58,20 +67,32 @@ export class StateWriter {
       const outcomes = await this.store.write(batch);
       for (const outcome of outcomes)
         if (outcome.result === 'fenced') this.events.onFenced(outcome.instrument);
+      this.failing = false;
       this.events.onWritten(batch.length, performance.now() - started);
     } catch (error) {
+      this.failing = true;
       for (const pipeline of owners.values()) pipeline.replaceOnNextWrite();
       this.events.onFailed(error as Error);
     }
   }
 
-  private schedule(): void {
+  /**
+   * Flushes start one interval apart, measured from start to start: the time a write spends in the
+   * store is part of the interval, not added to it, or every change would wait for the interval plus
+   * the last write. A write that takes longer than the interval is followed at once by the next one,
+   * never overlapped by it. A failed write is followed a whole interval after it ended: the next one
+   * carries the whole state of its instruments, which a store that is timing out must not be sent
+   * back to back.
+   */
+  private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      const started = performance.now();
       this.running = this.flush().finally(() => {
         this.running = undefined;
-        this.schedule();
+        const spent = performance.now() - started;
+        this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
       });
-    }, this.intervalMs);
+    }, delayMs);
   }
 }

@@ -1,0 +1,120 @@
+import { EMPTY_STATS } from '../market/market-stats';
+import { MemoryStateStore } from '../store/memory-state-store';
+import { InstrumentWrite, WriteOutcome } from '../store/state-store';
+import { StateWriter, WriteSource } from './state-writer';
+
+/** A real in-memory store whose writes take `writeMs` each (and fail while `failing`), recording when each began and ended. */
+class SlowStore extends MemoryStateStore {
+  readonly writes: { start: number; end: number }[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Each write fails once its time has passed, as one that timed out. */
+  failing = false;
+
+  constructor(public writeMs: number) {
+    super();
+  }
+
+  override async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
+    const start = Date.now();
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    await new Promise((resolve) => setTimeout(resolve, this.writeMs));
+    this.inFlight--;
+    this.writes.push({ start, end: Date.now() });
+    if (this.failing) throw new Error('store timed out');
+    return super.write(batch);
+  }
+}
+
+/** An instrument that changes all the time: a new book version for every write. */
+class ChangingInstrument implements WriteSource {
+  version = 0;
+  replaced = 0;
+
+  takeWrite(): InstrumentWrite {
+    this.version++;
+    return {
+      instrument: 'btc_usdt',
+      replace: false,
+      head: {
+        instrument: 'btc_usdt',
+        bookVersion: this.version,
+        bookUpdatedAt: Date.now(),
+        syncState: 'live',
+        stats: EMPTY_STATS,
+        tradesRevision: 0,
+        tradeFeed: 'live',
+        lastEventAt: Date.now(),
+        confirmedAt: Date.now(),
+      },
+    };
+  }
+
+  replaceOnNextWrite(): void {
+    this.replaced++;
+  }
+}
+
+const quietEvents = { onWritten: () => undefined, onFailed: () => undefined, onFenced: () => undefined };
+
+describe('StateWriter', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 1_700_000_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  async function run(writeMs: number, intervalMs: number, forMs: number): Promise<SlowStore> {
+    const store = new SlowStore(writeMs);
+    const instrument = new ChangingInstrument();
+    const writer = new StateWriter(store, () => [instrument], intervalMs, quietEvents);
+    writer.start();
+    await jest.advanceTimersByTimeAsync(forMs);
+    const stopping = writer.stop();
+    await jest.advanceTimersByTimeAsync(writeMs * 2);
+    await stopping;
+    return store;
+  }
+
+  it('starts writes one interval apart, however long each write takes within it', async () => {
+    const store = await run(60, 100, 1_000);
+    const gaps = store.writes.slice(1, 9).map((write, index) => write.start - store.writes[index].start);
+    expect(gaps).toEqual(Array(8).fill(100));
+  });
+
+  it('follows a write slower than the interval at once, and never runs two at a time', async () => {
+    const store = await run(150, 100, 1_500);
+    const gaps = store.writes.slice(1, 8).map((write, index) => write.start - store.writes[index].end);
+    // A zero-delay timer: the next write starts on the next turn of the event loop.
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(1);
+    expect(gaps).toHaveLength(7);
+    expect(store.maxInFlight).toBe(1);
+  });
+
+  it('waits a whole interval after a failed write, however long it took', async () => {
+    const store = new SlowStore(150);
+    store.failing = true;
+    const instrument = new ChangingInstrument();
+    const writer = new StateWriter(store, () => [instrument], 100, quietEvents);
+    writer.start();
+    await jest.advanceTimersByTimeAsync(1_000);
+    store.failing = false;
+    const stopping = writer.stop();
+    await jest.advanceTimersByTimeAsync(300);
+    await stopping;
+    const gaps = store.writes.slice(1, 4).map((write, index) => write.start - store.writes[index].end);
+    expect(gaps).toEqual([100, 100, 100]);
+    expect(instrument.replaced).toBeGreaterThanOrEqual(3);
+  });
+
+  it('writes what changed once more when stopped, so that nothing received is left unwritten', async () => {
+    const store = new SlowStore(10);
+    const instrument = new ChangingInstrument();
+    const writer = new StateWriter(store, () => [instrument], 100, quietEvents);
+    writer.start();
+    await jest.advanceTimersByTimeAsync(250);
+    const stopping = writer.stop();
+    await jest.advanceTimersByTimeAsync(50);
+    await stopping;
+    const heads = await store.readHeads(['btc_usdt']);
+    expect(heads.get('btc_usdt')?.bookVersion).toBe(instrument.version);
+  });
+});
