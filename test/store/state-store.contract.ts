@@ -208,6 +208,30 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect(fourth?.version).toBe(4);
     });
 
+    it('applies a whole deep book and a day of trades in one write, a later entry of a price winning', async () => {
+      const depth = 5_000;
+      const bids = Array.from({ length: depth }, (_, i) => [`${10_000 - i}.5`, `${i + 1}`] as const);
+      const asks = Array.from({ length: depth }, (_, i) => [`${20_000 + i}.25`, `0.${i + 1}`] as const);
+      const trades = Array.from({ length: 3_000 }, (_, i) => trade(String(i + 1), T0 - 3_000 + i));
+      await store.write([
+        {
+          instrument: BTC,
+          replace: true,
+          head: head(BTC, 1, { tradesRevision: 1 }),
+          levels: {
+            // The first bid given again as removed, the first ask given again with a new amount.
+            bids: [...bids, [bids[0][0], '0']],
+            asks: [...asks, [asks[0][0], '7']],
+          },
+          tradesAdded: trades,
+        },
+      ]);
+      const book = await store.readBook(BTC);
+      expect(book?.bids).toEqual(bids.slice(1));
+      expect(book?.asks).toEqual([[asks[0][0], '7'], ...asks.slice(1)]);
+      expect(await store.readTrades(BTC)).toEqual(trades);
+    });
+
     it('stores a trade written twice once and returns trades oldest first, by time then numeric id', async () => {
       await store.write([
         {
