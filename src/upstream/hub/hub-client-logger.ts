@@ -14,12 +14,15 @@ export const SILENT_HUB_LOGGER: HubClientLogger = { log: () => undefined, warn: 
 
 /**
  * The official client's log, passed on as detail only: the hub client reports every failure that
- * matters itself, while the official client logs each failed reconnect attempt as an error.
+ * matters itself, while the official client logs each failed reconnect attempt as an error. Its
+ * Trace lines are left out: the websocket transport writes one for every message received and
+ * sent, which at thousands of book messages a second made the logger's level checks a few per cent
+ * of the ingest's CPU, for lines that no level of ours shows.
  */
 export function officialClientLogger(logger: HubClientLogger): ILogger {
   return {
     log: (level: LogLevel, message: string) => {
-      if (level !== LogLevel.None) logger.debug?.(`signalr: ${message}`);
+      if (level > LogLevel.Trace && level < LogLevel.None) logger.debug?.(`signalr: ${message}`);
     },
   };
 }
