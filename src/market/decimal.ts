@@ -25,8 +25,6 @@ export class InvalidDecimalError extends Error {
   }
 }
 
-/** Plain notation without superfluous zeros: "0.5", "12", "0.000000000000000001". */
-const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
 /** Plain notation with any zeros: sign, integer digits, fraction digits ("007.50", "1.", ".5"). */
 const PLAIN = /^(-?)(\d*)(?:\.(\d*))?$/;
 const DECIMAL_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -39,7 +37,8 @@ const TRAILING_ZEROS = /0+$/;
  * Plain notation is trimmed as text; only exponent notation needs decimal arithmetic.
  */
 export function canonicalDecimal(text: string): string {
-  if (CANONICAL.test(text)) return text;
+  const canonical = plainCanonicalDecimal(text);
+  if (canonical !== undefined) return canonical;
   const plain = PLAIN.exec(text);
   if (plain !== null && (plain[2] !== '' || (plain[3] ?? '') !== '')) {
     const integer = plain[2].replace(LEADING_ZEROS, '') || '0';
@@ -52,6 +51,35 @@ export function canonicalDecimal(text: string): string {
   const value = new Decimal(text);
   if (value.s < 0 && !value.eq(ZERO)) throw new InvalidDecimalError(text);
   return value.abs().toFixed();
+}
+
+const ZERO_CODE = 0x30;
+const NINE_CODE = 0x39;
+const POINT_CODE = 0x2e;
+
+/**
+ * The canonical text of a decimal written as JSON writes a non-negative number in plain notation,
+ * `(0|[1-9][0-9]*)(.[0-9]+)?`, which only its fraction's trailing zeros can keep from being canonical
+ * (so it is the text itself, or a slice of it); undefined for any other text. The common case of
+ * `canonicalDecimal`, in one pass and without a regular expression.
+ */
+export function plainCanonicalDecimal(text: string): string | undefined {
+  const length = text.length;
+  let code = text.charCodeAt(0);
+  let at = 1;
+  if (code !== ZERO_CODE) {
+    if (!(code > ZERO_CODE && code <= NINE_CODE)) return undefined;
+    while (at < length && (code = text.charCodeAt(at)) >= ZERO_CODE && code <= NINE_CODE) at++;
+  }
+  if (at === length) return text;
+  if (text.charCodeAt(at) !== POINT_CODE || at + 1 === length) return undefined;
+  let end = at;
+  for (at++; at < length; at++) {
+    code = text.charCodeAt(at);
+    if (code < ZERO_CODE || code > NINE_CODE) return undefined;
+    if (code !== ZERO_CODE) end = at + 1;
+  }
+  return end === length ? text : text.slice(0, end);
 }
 
 export function toDecimal(text: string): DecimalValue {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { parse as parseLossless } from 'lossless-json';
 import { parseExactJson } from './exact-json';
+import { withTypos } from './testing/json-typos';
 
 /** The reference: lossless-json with every number kept as its text. */
 function reference(text: string): unknown {
@@ -88,22 +89,7 @@ const SIGNIFICANT = [
   'u',
 ];
 
-const mutated = fc
-  .tuple(
-    jsonText,
-    fc.array(
-      fc.tuple(fc.constantFrom('delete', 'insert', 'replace'), fc.nat(), fc.constantFrom(...SIGNIFICANT)),
-      { minLength: 1, maxLength: 3 },
-    ),
-  )
-  .map(([text, edits]) =>
-    edits.reduce((current, [edit, at, character]) => {
-      const index = current.length === 0 ? 0 : at % (current.length + 1);
-      if (edit === 'insert') return current.slice(0, index) + character + current.slice(index);
-      if (edit === 'delete') return current.slice(0, index) + current.slice(index + 1);
-      return current.slice(0, index) + character + current.slice(index + 1);
-    }, text),
-  );
+const mutated = withTypos(jsonText, SIGNIFICANT);
 
 describe('parseExactJson', () => {
   it('keeps every digit of every number as text', () => {

@@ -1,3 +1,17 @@
+import {
+  QUOTE,
+  BACKSLASH,
+  COMMA,
+  COLON,
+  MINUS,
+  OPEN_BRACE,
+  CLOSE_BRACE,
+  OPEN_BRACKET,
+  CLOSE_BRACKET,
+  isDigit,
+} from './json-char-codes';
+import { jsonNumberEnd } from './json-number-end';
+
 /** A parsed JSON value in which every number is the exact text the sender wrote. */
 export type ExactJson = string | boolean | null | ExactJson[] | { [key: string]: ExactJson };
 
@@ -7,34 +21,19 @@ export type ExactJson = string | boolean | null | ExactJson[] | { [key: string]:
  * Throws a SyntaxError on malformed input. A repeated key keeps its last value, as in JSON.parse.
  */
 export function parseExactJson(text: string): ExactJson {
-  return new ExactJsonParser(text).parse();
+  try {
+    return parser.parse(text);
+  } finally {
+    parser.release();
+  }
 }
 
 export function isJsonObject(value: ExactJson | undefined): value is { [key: string]: ExactJson } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const LOWER_E = 0x65;
 /** Arrays and objects nested deeper are rejected as a SyntaxError rather than overflowing the stack. */
 const MAX_DEPTH = 1000;
-const UPPER_E = 0x45;
-
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
-}
 
 /**
  * A recursive-descent reader of JSON's grammar (RFC 8259) over char codes: strings without escapes are
@@ -43,16 +42,23 @@ function isDigit(code: number): boolean {
  * replaces (lossless-json, or quoting the numbers for JSON.parse) cost several times JSON.parse.
  */
 class ExactJsonParser {
+  private text = '';
   private at = 0;
   private depth = 0;
 
-  constructor(private readonly text: string) {}
-
-  parse(): ExactJson {
+  parse(text: string): ExactJson {
+    this.text = text;
+    this.at = 0;
+    this.depth = 0;
     const value = this.value();
     this.skipWhitespace();
     if (this.at < this.text.length) this.fail('end of input');
     return value;
+  }
+
+  /** Lets go of the text. */
+  release(): void {
+    this.text = '';
   }
 
   private value(): ExactJson {
@@ -148,30 +154,13 @@ class ExactJsonParser {
     }
   }
 
-  /** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as its text. */
+  /** A JSON number, kept as its text. */
   private number(): string {
-    const text = this.text;
     const start = this.at;
-    let at = start;
-    if (text.charCodeAt(at) === MINUS) at++;
-    if (text.charCodeAt(at) === ZERO) at++;
-    else if (isDigit(text.charCodeAt(at))) while (isDigit(text.charCodeAt(at))) at++;
-    else this.fail('a digit', at);
-    if (text.charCodeAt(at) === DOT) {
-      at++;
-      if (!isDigit(text.charCodeAt(at))) this.fail('a digit', at);
-      while (isDigit(text.charCodeAt(at))) at++;
-    }
-    const exponent = text.charCodeAt(at);
-    if (exponent === LOWER_E || exponent === UPPER_E) {
-      at++;
-      const sign = text.charCodeAt(at);
-      if (sign === PLUS || sign === MINUS) at++;
-      if (!isDigit(text.charCodeAt(at))) this.fail('a digit', at);
-      while (isDigit(text.charCodeAt(at))) at++;
-    }
-    this.at = at;
-    return text.slice(start, at);
+    const end = jsonNumberEnd(this.text, start);
+    if (end < 0) this.fail('a digit', ~end);
+    this.at = end;
+    return this.text.slice(start, end);
   }
 
   private skipWhitespace(): void {
@@ -186,3 +175,11 @@ class ExactJsonParser {
     throw new SyntaxError(`JSON: expected ${expected} at position ${at}, found ${found}`);
   }
 }
+
+/**
+ * One parser for every text (parsing never calls out, so it cannot be reentered). Made anew per text,
+ * no instance might be alive at a full collection, and V8 would then drop the shape of its instances,
+ * which it holds weakly, and with it the optimised parser: it ran unoptimised for thousands of frames
+ * after every full collection.
+ */
+const parser = new ExactJsonParser();

@@ -1,4 +1,4 @@
-import { canonicalDecimal } from '../market/decimal';
+import { canonicalDecimal, plainCanonicalDecimal } from '../market/decimal';
 import { ExactJson, isJsonObject } from './exact-json';
 import { previewJson } from './json-preview';
 import { MalformedBodyError } from './malformed-body-error';
@@ -105,6 +105,8 @@ export function readDecimal(value: ExactJson | undefined, path: string): string 
 /** What `readDecimal` reads, or undefined where it would throw: for hot paths that name the place only on failure. */
 export function decimalText(value: ExactJson | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
+  const plain = plainCanonicalDecimal(value);
+  if (plain !== undefined) return plain;
   const exponent = EXPONENT.exec(value);
   if (exponent && Math.abs(Number(exponent[1])) > MAX_EXPONENT) return undefined;
   try {

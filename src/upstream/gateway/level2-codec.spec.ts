@@ -1,4 +1,7 @@
-import { parseExactJson } from '../exact-json';
+import fc from 'fast-check';
+import { LevelUpdate } from '../../market/book-update';
+import { ExactJson, parseExactJson } from '../exact-json';
+import { decimalText } from '../json-fields';
 import { GatewayPayloadError } from './gateway-payload-error';
 import { decodeLevel2Snapshot, decodeLevel2Update, hasLevel2Rows } from './level2-codec';
 
@@ -93,5 +96,106 @@ describe('Level 2 codec', () => {
       '[0][6]: expected a non-negative decimal number, got "x"',
       '[1][8]: expected a non-negative decimal number, got "y"',
     ]);
+  });
+
+  it('decodes any generated payload as a plain reading of the row rules would, or rejects it as that would', () => {
+    const integer = fc.oneof(
+      { arbitrary: fc.nat({ max: 2 }).map(String), weight: 6 },
+      { arbitrary: fc.nat().map(String), weight: 3 },
+      fc.constantFrom(
+        '-1',
+        '-0',
+        '1.0',
+        '1e2',
+        '9007199254740992',
+        '12345678901234567',
+        '"7"',
+        '"x"',
+        'null',
+        '[]',
+      ),
+    );
+    const decimal = fc.oneof(
+      {
+        arbitrary: fc.constantFrom('30000.5', '0.000000012340000000', '1', '0', '0.0', '12.50000000000000'),
+        weight: 6,
+      },
+      fc.constantFrom('-1', '1e-8', '"2.5"', '".5"', '"abc"', 'null', '{}', '1e999'),
+    );
+    const row = fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(integer, integer, integer, integer, decimal, integer, decimal, integer, decimal, integer)
+          .map((values) => `[${values.join(',')}]`),
+        weight: 12,
+      },
+      fc.constantFrom('[1,2,3]', '"row"', 'null', '[7,1,0,1,0,1,1.5,1,2,0,"extra"]'),
+    );
+    const payload = fc.array(row, { maxLength: 5 }).map((rows) => parseExactJson(`[${rows.join(',')}]`));
+
+    /** The rules of a row, read plainly: an independent model of what the codec must do. */
+    function model(rows: ExactJson): { updates: LevelUpdate[]; version: number; time: number } | 'rejected' {
+      const integerOf = (value: ExactJson, max: number) => {
+        const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
+        return Number.isSafeInteger(number) && number >= 0 && number <= max ? number : undefined;
+      };
+      const updates: LevelUpdate[] = [];
+      let version = 0;
+      let time = 0;
+      let rejected = false;
+      for (const row of rows as ExactJson[]) {
+        if (!Array.isArray(row) || row.length < 10) {
+          rejected = true;
+          continue;
+        }
+        const instrument = integerOf(row[7], Number.MAX_SAFE_INTEGER);
+        if (instrument !== undefined && instrument !== BTC.instrumentId) continue;
+        const updateId = integerOf(row[0], Number.MAX_SAFE_INTEGER);
+        const changedAt = integerOf(row[2], Number.MAX_SAFE_INTEGER);
+        const action = integerOf(row[3], 2);
+        const side = integerOf(row[9], 1);
+        const price = decimalText(row[6]);
+        const amount = action === 2 ? '0' : decimalText(row[8]);
+        if (
+          [instrument, updateId, changedAt, action, side, price, amount].includes(undefined) ||
+          price === '0'
+        ) {
+          rejected = true;
+          continue;
+        }
+        updates.push({ side: side === 0 ? 'bid' : 'ask', price: price!, amount: amount! });
+        version = Math.max(version, updateId!);
+        time = Math.max(time, changedAt!);
+      }
+      return rejected ? 'rejected' : { updates, version, time };
+    }
+
+    let accepted = 0;
+    fc.assert(
+      fc.property(payload, (rows) => {
+        const expected = model(rows);
+        let decoded;
+        try {
+          decoded = decodeLevel2Snapshot(rows, BTC, 0);
+        } catch (error) {
+          expect(error).toBeInstanceOf(GatewayPayloadError);
+          expect(expected).toBe('rejected');
+          return;
+        }
+        expect(expected).not.toBe('rejected');
+        accepted += 1;
+        const { updates, version, time } = expected as Exclude<typeof expected, 'rejected'>;
+        expect(decoded).toEqual({
+          instrument: BTC.instrument,
+          version,
+          snapshot: true,
+          updates,
+          time: time || 0,
+        });
+      }),
+      { seed: 20261122, numRuns: 3_000 },
+    );
+    // Half the payloads are meant to be valid, so that decoding is checked, not only rejection.
+    expect(accepted).toBeGreaterThan(1_000);
   });
 });

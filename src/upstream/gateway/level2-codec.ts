@@ -1,6 +1,7 @@
 import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
-import { readDecimal } from '../json-fields';
+import { decimalText, readDecimal } from '../json-fields';
 import { ExactJson } from '../exact-json';
+import { isDigit } from '../json-char-codes';
 import { InstrumentRef } from './instrument-ref';
 import {
   numberOf,
@@ -51,12 +52,56 @@ export function hasLevel2Rows(payload: ExactJson, instrumentId: number): boolean
   );
 }
 
+/** A safe non-negative integer written as plain digits, else undefined (then the checked read decides). */
+function plainInteger(value: ExactJson | undefined): number | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 16) return undefined;
+  for (let at = 0; at < value.length; at++) if (!isDigit(value.charCodeAt(at))) return undefined;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : undefined;
+}
+
+/**
+ * A well-formed row read without the paths and closures that only a problem needs: the level it
+ * sets, SKIP for a row of another instrument, undefined for anything the checked read must judge.
+ */
+function plainRow(
+  row: ExactJson,
+  instrumentId: number,
+): { update: LevelUpdate; updateId: number; changedAt: number } | typeof SKIP | undefined {
+  if (!Array.isArray(row) || row.length < ROW_LENGTH) return undefined;
+  const instrument = plainInteger(row[Level2Column.InstrumentId]);
+  if (instrument === undefined) return undefined;
+  if (instrument !== instrumentId) return SKIP;
+  const updateId = plainInteger(row[Level2Column.UpdateId]);
+  const changedAt = plainInteger(row[Level2Column.ActionDateTime]);
+  const action = plainInteger(row[Level2Column.ActionType]);
+  const side = SIDES[plainInteger(row[Level2Column.Side]) ?? -1];
+  const price = decimalText(row[Level2Column.Price]);
+  const amount = action === DELETE ? '0' : decimalText(row[Level2Column.Quantity]);
+  if (updateId === undefined || changedAt === undefined || action === undefined || action > DELETE)
+    return undefined;
+  if (side === undefined || price === undefined || price === '0' || amount === undefined) return undefined;
+  return { update: { side, price, amount }, updateId, changedAt };
+}
+
+const SKIP = Symbol('a row of another instrument');
+
 function decodeRows(payload: ExactJson, ref: InstrumentRef, what: string): Level2Rows {
   const problems = new PayloadProblems(what);
   const updates: LevelUpdate[] = [];
   let version = 0;
   let time = 0;
-  payloadArray(payload, what).forEach((value, index) => {
+  const rows = payloadArray(payload, what);
+  for (let index = 0; index < rows.length; index++) {
+    const value = rows[index];
+    const plain = plainRow(value, ref.instrumentId);
+    if (plain === SKIP) continue;
+    if (plain !== undefined) {
+      updates.push(plain.update);
+      version = Math.max(version, plain.updateId);
+      time = Math.max(time, plain.changedAt);
+      continue;
+    }
     problems.read(() => {
       const at = (column: number) => `[${index}][${column}]`;
       const row = positionalRow(value, `[${index}]`, ROW_LENGTH);
@@ -73,7 +118,7 @@ function decodeRows(payload: ExactJson, ref: InstrumentRef, what: string): Level
       version = Math.max(version, updateId);
       time = Math.max(time, changedAt);
     });
-  });
+  }
   problems.throwIfAny();
   return { updates, version, time };
 }

@@ -8,6 +8,7 @@ import {
   TransferFormat,
 } from '@microsoft/signalr';
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+import { readBookStreamItem } from './book-item-reader';
 import { RejectionReason } from '../upstream-rejections';
 
 /** Ends every message of the JSON hub protocol. */
@@ -42,6 +43,10 @@ const INTEGER = /^-?\d+$/;
  * server wrote, so a stream item's prices and amounts arrive as strings with all their digits. Only
  * the protocol's own integers (`type`, `sequenceId`) are turned back into numbers.
  *
+ * `Book` stream items in the form the hub writes them are read straight into their decoded form
+ * (see readBookStreamItem), the hot path of the ingest; any other message, and any item that strays
+ * from that form, is read generically.
+ *
  * Unlike the official protocol, a message that cannot be read is handed to `onMalformed` and
  * skipped, so one bad message costs that message and not the connection. The handshake response is
  * read by the official client itself and never reaches this protocol.
@@ -58,11 +63,11 @@ export class ExactJsonHubProtocol implements IHubProtocol {
       this.onMalformed(new MalformedHubMessageError('binary', 'binary data', `${input.byteLength} bytes`));
       return [];
     }
-    const records = input.split(RECORD_SEPARATOR);
-    // A complete frame ends with the separator, which leaves an empty tail.
-    const unterminated = records.pop() ?? '';
     const messages: HubMessage[] = [];
-    for (const record of records) {
+    let start = 0;
+    for (let end = input.indexOf(RECORD_SEPARATOR); end >= 0; end = input.indexOf(RECORD_SEPARATOR, start)) {
+      const record = input.slice(start, end);
+      start = end + 1;
       try {
         const message = this.readMessage(record, logger ?? NullLogger.instance);
         if (message) messages.push(message);
@@ -71,6 +76,8 @@ export class ExactJsonHubProtocol implements IHubProtocol {
         this.onMalformed(new MalformedHubMessageError(kind, (error as Error).message, record));
       }
     }
+    // A complete frame ends with the separator, which leaves nothing after it.
+    const unterminated = input.slice(start);
     if (unterminated !== '')
       this.onMalformed(new MalformedHubMessageError('unterminated', 'no record separator', unterminated));
     return messages;
@@ -82,6 +89,8 @@ export class ExactJsonHubProtocol implements IHubProtocol {
 
   /** The message in `record`, or undefined for a type this client does not know (ignored, as the protocol asks). */
   private readMessage(record: string, logger: ILogger): HubMessage | undefined {
+    const bookItem = readBookStreamItem(record);
+    if (bookItem) return bookItem;
     let parsed: ExactJson;
     try {
       parsed = parseExactJson(record);

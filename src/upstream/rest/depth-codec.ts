@@ -1,24 +1,8 @@
-import { BookMessage, BookSide, LevelUpdate } from '../../market/book-update';
+import { BookMessage } from '../../market/book-update';
 import { ExactJson } from '../exact-json';
 import { FieldProblems, JsonFields } from '../json-fields';
+import { readPriceLevels } from '../price-levels';
 import { MalformedBodyError } from '../malformed-body-error';
-
-function levels(
-  fields: JsonFields,
-  key: 'bids' | 'asks',
-  side: BookSide,
-  problems: FieldProblems,
-): LevelUpdate[] {
-  const updates: LevelUpdate[] = [];
-  fields.array(key).forEach((entry, index) => {
-    const update = problems.read(() => {
-      const level = JsonFields.of(entry, `${key}[${index}]`);
-      return { side, price: level.decimal('price'), amount: level.decimal('amount') };
-    });
-    if (update) updates.push(update);
-  });
-  return updates;
-}
 
 /**
  * Decodes the body of `GET /marketdata/instruments/{instrument}/depth` into a snapshot message.
@@ -35,8 +19,8 @@ export function decodeDepth(body: ExactJson, receivedAt: number): BookMessage {
   if (!fields) throw new MalformedBodyError('depth', problems.messages);
   const instrument = problems.read(() => fields.string('instrument').toLowerCase());
   const version = problems.read(() => fields.integer('version', 0, Number.MAX_SAFE_INTEGER));
-  const bids = problems.read(() => levels(fields, 'bids', 'bid', problems));
-  const asks = problems.read(() => levels(fields, 'asks', 'ask', problems));
+  const bids = problems.read(() => readPriceLevels(fields, 'bids', 'bid', problems));
+  const asks = problems.read(() => readPriceLevels(fields, 'asks', 'ask', problems));
   problems.throwIfAny('depth');
   return {
     instrument: instrument!,
