@@ -281,6 +281,17 @@ export class AppConfig {
   @Max(48)
   SANDBOX_HISTORY_HOURS = 24;
 
+  /**
+   * Synthetic orders per second per market during the history; unset, a sparse history (360 an hour,
+   * within a budget for all markets). Set to the flow rate, the 24-hour trade window starts as full as
+   * it stays, which a soak needs.
+   */
+  @IsOptional()
+  @EnvNumber()
+  @Min(0, { message: 'must be a number of orders per second, 0 or more' })
+  @Max(100)
+  SANDBOX_HISTORY_RATE?: number = undefined;
+
   /** Name of the gateway's public trade event. */
   @IsIn(TRADE_EVENT_NAMES, { message: `must be one of ${TRADE_EVENT_NAMES.join(', ')}` })
   SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';

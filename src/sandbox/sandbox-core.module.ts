@@ -16,6 +16,7 @@ export function createSandboxExchange(config: AppConfig): SandboxExchange {
     seed: config.SANDBOX_SEED,
     flowRate: config.SANDBOX_FLOW_RATE,
     historyHours: config.SANDBOX_HISTORY_HOURS,
+    ...(config.SANDBOX_HISTORY_RATE === undefined ? {} : { historyRate: config.SANDBOX_HISTORY_RATE }),
   });
   exchange.prepare();
   return exchange;

@@ -177,6 +177,8 @@ describe('sandbox public REST', () => {
         SANDBOX_RATE_LIMITS: 'false',
         SANDBOX_MARKET_COUNT: '1',
         SANDBOX_HISTORY_HOURS: '48',
+        // Dense enough that well over 1,000 minutes hold trades, wherever the minutes fall.
+        SANDBOX_HISTORY_RATE: '0.5',
       }),
     ]);
   });

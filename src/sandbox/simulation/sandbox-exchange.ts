@@ -14,6 +14,11 @@ export interface SandboxExchangeOptions {
   readonly flowRate: number;
   /** Hours of history generated before the start. */
   readonly historyHours: number;
+  /**
+   * Synthetic orders per second per open market during the history. Unset: a sparse history (360 an
+   * hour) within a budget for all markets together, which keeps a start with many markets quick.
+   */
+  readonly historyRate?: number;
   /** Resting orders the synthetic participants keep per market. */
   readonly restingOrders?: number;
   readonly clock?: Clock;
@@ -88,11 +93,15 @@ export class SandboxExchange {
   /** Seeds every book and plays the history hours, so that a fresh sandbox looks like a running market. */
   prepare(): void {
     const now = this.clock.now();
-    const perMarket = Math.min(
-      Math.round(this.options.historyHours * HISTORY_OPERATIONS_PER_HOUR),
-      Math.floor(HISTORY_OPERATIONS_BUDGET / Math.max(1, this.markets.length)),
-    );
-    const start = now - this.options.historyHours * 3_600_000;
+    const { historyHours, historyRate } = this.options;
+    const perMarket =
+      historyRate === undefined
+        ? Math.min(
+            Math.round(historyHours * HISTORY_OPERATIONS_PER_HOUR),
+            Math.floor(HISTORY_OPERATIONS_BUDGET / Math.max(1, this.markets.length)),
+          )
+        : Math.round(historyHours * 3_600 * historyRate);
+    const start = now - historyHours * 3_600_000;
     for (const market of this.markets) {
       market.seed(start);
       if (market.status !== 'Open') continue;
