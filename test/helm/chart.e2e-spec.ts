@@ -275,7 +275,11 @@ describe('production value set', () => {
         UPSTREAM_PASSWORD: `secret:${credentials}/UPSTREAM_PASSWORD`,
       }),
     );
-    expect(environment(api)).toEqual({ ROLE: 'api', REDIS_URL: `secret:${credentials}/REDIS_URL` });
+    expect(environment(api)).toEqual({
+      ROLE: 'api',
+      NODE_OPTIONS: '--max-old-space-size=384 --max-semi-space-size=16',
+      REDIS_URL: `secret:${credentials}/REDIS_URL`,
+    });
     const redisUrl = api.env!.find((variable) => variable.name === 'REDIS_URL')!;
     expect(redisUrl.valueFrom!.secretKeyRef!.optional).toBeUndefined();
   });
@@ -443,6 +447,7 @@ describe('combined value set', () => {
     const all = manifest().deployment(`${NAME}-all`);
     expect(environment(gatewayContainer(all))).toEqual({
       ROLE: 'all',
+      NODE_OPTIONS: '--max-old-space-size=256 --max-semi-space-size=16',
       UPSTREAM_EMAIL: `secret:${NAME}/UPSTREAM_EMAIL`,
       UPSTREAM_PASSWORD: `secret:${NAME}/UPSTREAM_PASSWORD`,
     });

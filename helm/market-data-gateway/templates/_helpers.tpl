@@ -137,9 +137,34 @@ readinessProbe:
 {{- end }}
 
 {{/*
-Environment of a gateway container: call with (dict "root" $ "role" "api" "credentials" bool).
-Settings come from the ConfigMap; REDIS_URL and, for ingesting roles, the exchange login from the
-Secret, so that API pods never hold the exchange credentials.
+Node's options of a gateway container: call with the role's values. Its own nodeOptions when set;
+otherwise, with a memory limit, an old generation of half the limit and 16 MiB semi-spaces. Node
+would derive the old generation from the container's limit itself, but only where it can read the
+cgroup limit, and it would shrink the young generation with it (to 1 MiB semi-spaces at 512 MiB);
+explicit, the heap is the one the soak run measured (RELIABILITY.md). Without a limit: empty, and
+the image's NODE_OPTIONS apply.
+*/}}
+{{- define "mdg.nodeOptions" -}}
+{{- if .nodeOptions -}}
+{{- .nodeOptions -}}
+{{- else -}}
+{{- with (.resources.limits | default dict).memory -}}
+{{- $quantity := toString . -}}
+{{- $unitBytes := dict "" 1.0 "k" 1e3 "M" 1e6 "G" 1e9 "T" 1e12 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 -}}
+{{- $unit := regexFind "[A-Za-z]+$" $quantity -}}
+{{- if not (hasKey $unitBytes $unit) -}}
+{{- fail (printf "memory limit %s: give it in bytes or in k, M, G, T, Ki, Mi, Gi or Ti" $quantity) -}}
+{{- end -}}
+{{- $mebibytes := divf (mulf (float64 (trimSuffix $unit $quantity)) (get $unitBytes $unit)) 1048576 -}}
+--max-old-space-size={{ div (int64 $mebibytes) 2 }} --max-semi-space-size=16
+{{- end -}}
+{{- end -}}
+{{- end }}
+
+{{/*
+Environment of a gateway container: call with (dict "root" $ "role" "api" "credentials" bool
+"values" <the role's values>). Settings come from the ConfigMap; REDIS_URL and, for ingesting roles,
+the exchange login from the Secret, so that API pods never hold the exchange credentials.
 */}}
 {{- define "mdg.env" -}}
 {{- $root := .root -}}
@@ -149,6 +174,10 @@ envFrom:
 env:
   - name: ROLE
     value: {{ .role }}
+  {{- with include "mdg.nodeOptions" .values }}
+  - name: NODE_OPTIONS
+    value: {{ . | quote }}
+  {{- end }}
   {{- if not $root.Values.redis.bundled.enabled }}
   - name: REDIS_URL
     valueFrom:
@@ -262,7 +291,7 @@ spec:
             - name: http
               containerPort: {{ $root.Values.containerPort }}
               protocol: TCP
-          {{- include "mdg.env" (dict "root" $root "role" .role "credentials" .credentials) | nindent 10 }}
+          {{- include "mdg.env" (dict "root" $root "role" .role "credentials" .credentials "values" $values) | nindent 10 }}
           {{- include "mdg.probes" $root | nindent 10 }}
           {{- if gt (int .preStopSleepSeconds) 0 }}
           lifecycle:
