@@ -33,10 +33,25 @@ export interface GatewayProcessOptions {
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
+/** Attempts at a start whose port another process took between `freePort` and the child's listen. */
+const PORT_ATTEMPTS = 3;
+
 /** Starts a replica on a free port and resolves once it answers `/health/live`. */
 export async function startGatewayProcess(options: GatewayProcessOptions): Promise<GatewayProcess> {
   assertBuildIsCurrent();
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(options, await freePort());
+    } catch (error) {
+      // A port found free can be taken by a parallel suite before the child listens on it.
+      if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnPort(options: GatewayProcessOptions, port: number): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: {
@@ -86,7 +101,10 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   };
   const deadline = Date.now() + 45_000;
   for (;;) {
-    if (exited) throw new Error(`${options.name} exited at start:\n${output}`);
+    if (exited) {
+      const message = `${options.name} exited at start:\n${output}`;
+      throw output.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     if (await answers(`${url}/health/live`)) return process_;
     if (Date.now() > deadline) {
       await process_.stop(1_000);
