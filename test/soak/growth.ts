@@ -8,6 +8,20 @@ export interface SoakSample {
   readonly heapTotalBytes: number;
   /** Memory of buffers and other objects outside the V8 heap. */
   readonly externalBytes: number;
+  /** Committed size of V8's spaces: the young generation, where every object starts. */
+  readonly newSpaceBytes: number;
+  /** The old generation: objects that survived two young collections. */
+  readonly oldSpaceBytes: number;
+  readonly codeSpaceBytes: number;
+  /** Objects too large for a page of their own space (old and young generation together). */
+  readonly largeObjectBytes: number;
+  /** RSS less the V8 heap's committed size: malloc's heaps, buffers, stacks, the binary. */
+  readonly outsideHeapBytes: number;
+  /** Resident part of the main thread's malloc arena (`[heap]`). */
+  readonly mainArenaBytes: number;
+  /** Resident pages of mapped files: the node binary and its libraries. */
+  readonly rssFileBytes: number;
+  readonly threads: number;
   readonly activeHandles: number;
   readonly activeResources: number;
   readonly redisUsedBytes: number;
@@ -16,6 +30,14 @@ export interface SoakSample {
   /** Trades the API serves over every listed market: the data the memory holds grows with them. */
   readonly storedTrades: number;
   readonly requestsServed: number;
+  /** CPU time of the gateway process so far, user and system. */
+  readonly cpuSeconds: number;
+  /** Time spent in garbage collection so far, every kind. */
+  readonly gcSeconds: number;
+  /** Full (mark-compact) collections so far. */
+  readonly majorGcs: number;
+  /** The machine's 1-minute load average: the soak shares it with whatever else runs. */
+  readonly loadAverage: number;
 }
 
 export type SoakMeasure =
@@ -23,6 +45,14 @@ export type SoakMeasure =
   | 'heapUsedBytes'
   | 'heapTotalBytes'
   | 'externalBytes'
+  | 'newSpaceBytes'
+  | 'oldSpaceBytes'
+  | 'codeSpaceBytes'
+  | 'largeObjectBytes'
+  | 'outsideHeapBytes'
+  | 'mainArenaBytes'
+  | 'rssFileBytes'
+  | 'threads'
   | 'activeHandles'
   | 'activeResources'
   | 'redisUsedBytes'
