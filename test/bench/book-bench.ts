@@ -1,8 +1,13 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { LevelUpdate } from '../../src/market/book-update';
+import { BookMessage, LevelUpdate } from '../../src/market/book-update';
+import { BookSynchronizer } from '../../src/market/book-synchronizer';
 import { toFixedScale } from '../../src/market/decimal';
+import { EMPTY_STATS } from '../../src/market/market-stats';
 import { OrderBook } from '../../src/market/order-book';
+import { instrumentWriteCall } from '../../src/store/instrument-write-script';
+import { StoreKeys } from '../../src/store/keys';
+import { InstrumentWrite } from '../../src/store/state-store';
 import { decodeBookItem } from '../../src/upstream/hub/book-item.codec';
 import { ExactJsonHubProtocol } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { CcxtOrderBook, loadCcxtOrderBook } from './book-ccxt';
@@ -11,6 +16,7 @@ import {
   blockStats,
   BlockStats,
   callTimes,
+  collectGarbage,
   Contender,
   formatRate,
   median,
@@ -133,9 +139,113 @@ interface EngineResult {
   readonly trackedRatio: ReturnType<typeof rateRatio>;
   /** Each delta message applied alone; `tracked` also takes the changes every MESSAGES_PER_WRITE messages. */
   readonly deltaBlocks: { ours: BlockStats; tracked: BlockStats; ccxt: BlockStats };
-  /** Medians over the rounds: a whole snapshot loaded, and the changes taken right after one. */
-  readonly snapshotLoad: { ours: number; ccxt: number };
-  readonly takeAfterSnapshot: number;
+  /** Medians over the rounds: a whole snapshot loaded in one call, by `OrderBook.replace` and by ccxt. */
+  readonly snapshotAtOnce: { ours: number; ccxt: number };
+  readonly resync: ResyncSteps;
+}
+
+/**
+ * A resync as the ingest goes through it: the snapshot through the synchronizer (the call that brings
+ * it, then one `continueLoad` per event-loop turn), then the first write after it. On a loaded machine
+ * any call may include time the process waited for a core, so besides the medians over the rounds each
+ * call is also given at its fastest of the rounds: what it costs when it runs undisturbed.
+ */
+interface ResyncSteps {
+  /** The load's calls: the longest (median over the rounds), the longest at each call's fastest, their number and sum, ms. */
+  readonly longestStep: number;
+  readonly longestFastestStep: number;
+  readonly steps: number;
+  readonly total: number;
+  /** `takeChanges()` after the load, what the ingest's write takes of the book: median and fastest, ms. */
+  readonly firstWrite: number;
+  readonly fastestFirstWrite: number;
+  /** The store's script arguments built from that write (`instrumentWriteCall`), in the writer's same turn: median and fastest. */
+  readonly storeArguments: number;
+  readonly fastestStoreArguments: number;
+  /** The live book then checked against a REST snapshot of its version (parsed apart, so other strings): median and fastest. */
+  readonly restCheck: number;
+  readonly fastestRestCheck: number;
+}
+
+/** Rounds of the resync at least: one is short, and the fastest of a few needs a few. */
+const MIN_RESYNC_ROUNDS = 5;
+
+/** The levels of a book as the exchange sends a snapshot: both sides ascending. */
+function exchangeSnapshot(book: OrderBook, instrument: string, version: number): BookMessage {
+  const bids = book.levels('bid').reverse();
+  const asks = book.levels('ask');
+  return { instrument, version, snapshot: true, updates: levelUpdates(bids, asks), time: version };
+}
+
+/**
+ * Each round: a synchronizer live on the stream's snapshot with its changes taken, then a resync to the
+ * book at the end of the stream (the same depth, some levels moved): every call timed alone.
+ */
+function benchResync(stream: RecordedBookStream, prepared: PreparedStream, rounds: number): ResyncSteps {
+  const afterStream = ourBook(prepared, false);
+  prepared.deltas.forEach((updates) => applyOurs(afterStream, updates));
+  const first = exchangeSnapshot(ourBook(prepared, false), stream.instrument, 1);
+  const resync = exchangeSnapshot(afterStream, stream.instrument, 2);
+  const keys = new StoreKeys();
+  const round = () => {
+    const sync = new BookSynchronizer(stream.instrument, 0);
+    sync.onStreamMessage(first, 0);
+    while (sync.loadPending) sync.continueLoad(0);
+    sync.book.takeChanges();
+    collectGarbage();
+    const steps = [timed(() => sync.onStreamMessage(resync, 0))];
+    while (sync.loadPending) steps.push(timed(() => sync.continueLoad(0)));
+    if (sync.state !== 'live' || sync.book.version !== 2) throw new Error('the resync did not go live');
+    let changes!: ReturnType<OrderBook['takeChanges']>;
+    const firstWrite = timed(() => (changes = sync.book.takeChanges()));
+    const write: InstrumentWrite = {
+      instrument: stream.instrument,
+      replace: false,
+      head: {
+        instrument: stream.instrument,
+        bookVersion: 2,
+        bookUpdatedAt: 2,
+        syncState: 'live',
+        stats: EMPTY_STATS,
+        tradesRevision: 1,
+        tradeFeed: 'live',
+        lastEventAt: 2,
+        confirmedAt: 2,
+      },
+      levels: { bids: changes.bids, asks: changes.asks },
+    };
+    const storeArguments = timed(() => instrumentWriteCall(keys, write));
+    const rest = JSON.parse(JSON.stringify(resync)) as BookMessage;
+    let checked!: ReturnType<BookSynchronizer['onRestSnapshot']>;
+    const restCheck = timed(() => (checked = sync.onRestSnapshot(rest, 0)));
+    if (checked.reason !== 'verified') throw new Error(`the REST check was ${checked.reason}`);
+    return { steps, firstWrite, storeArguments, restCheck };
+  };
+  round();
+  const results = Array.from({ length: Math.max(rounds, MIN_RESYNC_ROUNDS) }, round);
+  const stepCount = results[0].steps.length;
+  if (results.some((result) => result.steps.length !== stepCount))
+    throw new Error('the load took other steps');
+  const fastest = Array.from({ length: stepCount }, (_, i) => Math.min(...results.map((r) => r.steps[i])));
+  return {
+    longestStep: median(results.map((r) => Math.max(...r.steps))),
+    longestFastestStep: Math.max(...fastest),
+    steps: stepCount,
+    total: median(results.map((r) => r.steps.reduce((sum, step) => sum + step, 0))),
+    firstWrite: median(results.map((r) => r.firstWrite)),
+    fastestFirstWrite: Math.min(...results.map((r) => r.firstWrite)),
+    storeArguments: median(results.map((r) => r.storeArguments)),
+    fastestStoreArguments: Math.min(...results.map((r) => r.storeArguments)),
+    restCheck: median(results.map((r) => r.restCheck)),
+    fastestRestCheck: Math.min(...results.map((r) => r.restCheck)),
+  };
+}
+
+/** Milliseconds of one call. */
+function timed(work: () => unknown): number {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
 }
 
 function benchEngines(stream: RecordedBookStream, rounds: number): EngineResult {
@@ -189,12 +299,10 @@ function benchEngines(stream: RecordedBookStream, rounds: number): EngineResult 
       BLOCK_LIMIT_MS,
     ),
   };
-  const snapshotLoad = {
+  const snapshotAtOnce = {
     ours: median(callTimes(rounds, () => ourBook(prepared, true))),
     ccxt: median(callTimes(rounds, () => ccxtBook(prepared))),
   };
-  const loaded = Array.from({ length: rounds }, () => ourBook(prepared, true));
-  const takeAfterSnapshot = median(callTimes(rounds, (i) => loaded[i].takeChanges()));
   return {
     levelsPerSide: stream.levelsPerSide,
     updates: stream.updateCount,
@@ -204,8 +312,8 @@ function benchEngines(stream: RecordedBookStream, rounds: number): EngineResult 
     ratio: rateRatio(times, 'ours', 'ccxt'),
     trackedRatio: rateRatio(times, 'tracked', 'ccxt'),
     deltaBlocks,
-    snapshotLoad,
-    takeAfterSnapshot,
+    snapshotAtOnce,
+    resync: benchResync(stream, prepared, rounds),
   };
 }
 
@@ -404,8 +512,8 @@ function engineTable(results: readonly EngineResult[]): string[] {
 function blockTable(results: readonly EngineResult[]): string[] {
   const blocks = (stats: BlockStats) => `${ms(stats.p999)} / ${ms(stats.max)} / ${stats.over}`;
   return [
-    `| levels per side | one delta message, ours: p99.9 / max ms / calls over ${BLOCK_LIMIT_MS} ms | ours with change tracking | ccxt | snapshot load ms ours / ccxt (median) | changes taken after a snapshot ms (median) |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| levels per side | one delta message, ours: p99.9 / max ms / calls over ${BLOCK_LIMIT_MS} ms | ours with change tracking | ccxt | resync snapshot in slices: longest step, median / **at each step's fastest** / steps / sum ms | first write after it: median / **fastest** ms | its store arguments: median / fastest ms | REST check of the live book: median / fastest ms | snapshot in one call: ours / ccxt ms |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results
       .map((r) =>
         [
@@ -413,8 +521,11 @@ function blockTable(results: readonly EngineResult[]): string[] {
           blocks(r.deltaBlocks.ours),
           blocks(r.deltaBlocks.tracked),
           blocks(r.deltaBlocks.ccxt),
-          `${ms(r.snapshotLoad.ours)} / ${ms(r.snapshotLoad.ccxt)}`,
-          ms(r.takeAfterSnapshot),
+          `${ms(r.resync.longestStep)} / **${ms(r.resync.longestFastestStep)}** / ${r.resync.steps} / ${ms(r.resync.total)}`,
+          `${ms(r.resync.firstWrite)} / **${ms(r.resync.fastestFirstWrite)}**`,
+          `${ms(r.resync.storeArguments)} / ${ms(r.resync.fastestStoreArguments)}`,
+          `${ms(r.resync.restCheck)} / ${ms(r.resync.fastestRestCheck)}`,
+          `${ms(r.snapshotAtOnce.ours)} / ${ms(r.snapshotAtOnce.ccxt)}`,
         ].join(' | '),
       )
       .map((row) => `| ${row} |`),
@@ -489,7 +600,13 @@ function main(): void {
       ...engineTable(engines),
       '',
       `Event-loop blocks: each delta message applied and timed alone (the tracked book also hands its changes ` +
-        `to a writer every ${MESSAGES_PER_WRITE} messages), a whole snapshot loaded, the changes taken after it. ` +
+        `to a writer every ${MESSAGES_PER_WRITE} messages). A resync: a synchronizer live on the stream's snapshot ` +
+        `gets the book at the end of the stream as a new snapshot (both sides ascending, as the exchange sends it); ` +
+        `each call of its load timed alone (the one that brings it, then one continueLoad per turn), then the ` +
+        `first write's takeChanges, the store's script arguments built from it, and a REST check of the live book ` +
+        `against the same levels; medians over ` +
+        `${MIN_RESYNC_ROUNDS} rounds or more, and each call at its fastest of the rounds (the same snapshot takes the same steps). ` +
+        `For comparison, a snapshot loaded in one call. ` +
         `On a shared machine the longest calls include time the process was not running at all.`,
       '',
       ...blockTable(engines),

@@ -78,3 +78,20 @@ export class FloatOrderBook {
   readonly bids = new FloatBookSide(1);
   readonly asks = new FloatBookSide(-1);
 }
+
+/** What a float gateway reads from a hub frame: JSON.parse, and a finite number for every price and amount. */
+export function applyFloatHubFrame(book: FloatOrderBook, frame: string): void {
+  const message = JSON.parse(frame.slice(0, -1)) as {
+    item: { bids: { price: unknown; amount: unknown }[]; asks: { price: unknown; amount: unknown }[] };
+  };
+  applyFloatLevels(book.bids, message.item.bids);
+  applyFloatLevels(book.asks, message.item.asks);
+}
+
+function applyFloatLevels(side: FloatBookSide, entries: { price: unknown; amount: unknown }[]): void {
+  for (const { price, amount } of entries) {
+    if (typeof price !== 'number' || typeof amount !== 'number' || !(price > 0) || !(amount >= 0))
+      throw new Error('malformed level');
+    side.set(price, amount);
+  }
+}

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { loadavg, setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
@@ -14,13 +14,22 @@ import {
   sleep,
   startSandboxProcess,
 } from './bench-process';
-import { EmittedTop, ObservedTop, topKey, topLags } from './freshness-matching';
+import {
+  EmittedTop,
+  ObservedTop,
+  recentTrades,
+  storedLags,
+  StoredVersion,
+  topKey,
+  topLags,
+} from './freshness-matching';
 import { describeMachine } from './machine';
 
 /**
  * Freshness under a burst: the sandbox exchange (its own process) drives a fixed rate of book
- * updates spread over its markets; the gateway (`node dist/main.js`, role `all`, state in memory)
- * ingests them. Two phases on the same burst:
+ * updates spread over its markets; the gateway ingests them, as deployed (an ingest replica and an API
+ * replica on a private redis-server) or, with `--topology all`, one process with the state in memory.
+ * The burst starts once the ingest has finished starting up (its CPU gone quiet). Two phases on it:
  *
  * 1. nobody polls the API: the gateway's CPU (from /proc) is its cost of ingesting at that rate, and
  *    the event-loop delay p99 is prom-client's, read from /metrics at the start and end of the phase
@@ -31,11 +40,14 @@ import { describeMachine } from './machine';
  *    the top of the watched books with its event time (`/sandbox/top-log`), and every trade carries
  *    its own; lag = first seen - event time. A state the API skipped (several changes in one write)
  *    counts as visible when a newer one is. The figures include the polling interval (a change is
- *    seen up to one interval late), so they are upper bounds at that resolution.
+ *    seen up to one interval late), so they are upper bounds at that resolution. The ingest's part
+ *    of the lag is measured apart: event time to the store's change notice of the version.
  *
- *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 35 s (phases of 5 s)
- *   ... freshness-bench.ts --full                                                about 90 s (phases of 30 s)
+ *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
+ *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
  *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway profiled
+ *   ... freshness-bench.ts --flush-interval-ms 50                                another FLUSH_INTERVAL_MS
+ *   ... freshness-bench.ts --gateway-first     the exchange at a lower CPU priority than the gateway
  *
  * Needs `npm run build` first (it runs dist/main.js).
  */
@@ -44,11 +56,26 @@ import { describeMachine } from './machine';
 const TARGET_LAG_P99_MS = 250;
 const TARGET_INGEST_CORES = 0.5;
 
+/** The niceness of the exchange with `--gateway-first`. */
+const EXCHANGE_NICENESS = 10;
+
+/** The store's change notices, with the default key prefix. */
+const CHANGES_CHANNEL = 'mdg:changes';
+
+/** Below this many cores over two consecutive seconds, with no flow from the exchange, the ingest has finished starting. */
+const IDLE_CORES = 0.05;
+
 /** `split`: ingest and API replicas on a Redis, as deployed; `all`: one process, state in memory. */
 type Topology = 'split' | 'all';
 
 interface Settings {
   readonly topology: Topology;
+  /**
+   * The exchange, which in production runs on other machines, runs at a lower CPU priority (nice 10),
+   * so that on a small machine it takes what the gateway's processes leave instead of an equal share.
+   * The pollers keep theirs: a starved poller would add its own delay to every lag.
+   */
+  readonly gatewayFirst: boolean;
   readonly markets: number;
   readonly updatesPerSecond: number;
   readonly phaseSeconds: number;
@@ -58,6 +85,8 @@ interface Settings {
   readonly bookPollMs: number;
   readonly tradePollMs: number;
   readonly profileDir?: string;
+  /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
+  readonly flushIntervalMs?: number;
 }
 
 interface PhaseLoad {
@@ -70,6 +99,8 @@ interface PhaseLoad {
   readonly sandboxCores: number;
   /** Book versions the gateway applied per second, over every market. */
   readonly appliedUpdatesPerSecond: number;
+  /** Batched store writes per second: the flush cadence the ingest kept. */
+  readonly storeWritesPerSecond: number;
   readonly eventLoopDelayP50Ms: number;
   readonly eventLoopDelayP99Ms: number;
   readonly eventLoopDelayMaxMs: number;
@@ -79,7 +110,15 @@ export interface FreshnessResult {
   readonly settings: Settings;
   readonly quiet: PhaseLoad;
   readonly polled: PhaseLoad;
-  readonly book: LagFigures & { readonly observations: number; readonly pollsPerWatcherPerSecond: number };
+  readonly book: LagFigures & {
+    readonly observations: number;
+    readonly pollsPerWatcherPerSecond: number;
+    /** One poll's request to response, p50 and p99: part of the lag, on top of the poll interval. */
+    readonly pollRoundTripP50Ms: number;
+    readonly pollRoundTripP99Ms: number;
+  };
+  /** Split only: from event time to the store's change notice of the version (the ingest's part of the lag). */
+  readonly stored?: LagFigures;
   readonly trades: LagFigures & { readonly pollsPerWatcherPerSecond: number };
 }
 
@@ -101,6 +140,8 @@ async function main(): Promise<void> {
       'book-watchers': { type: 'string', default: '10' },
       'trade-watchers': { type: 'string', default: '4' },
       'cpu-prof-dir': { type: 'string' },
+      'flush-interval-ms': { type: 'string' },
+      'gateway-first': { type: 'boolean', default: false },
       topology: { type: 'string', default: 'split' },
     },
   });
@@ -109,15 +150,19 @@ async function main(): Promise<void> {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const settings: Settings = {
     topology: values.topology,
+    gatewayFirst: values['gateway-first'],
     markets: positive(values.markets, 'markets'),
     updatesPerSecond: positive(values.rate, 'rate'),
     phaseSeconds: positive(values.seconds ?? (values.full ? '30' : '5'), 'seconds'),
-    settleSeconds: values.full ? 5 : 2,
+    settleSeconds: values.full ? 5 : 3,
     bookWatchers: positive(values['book-watchers'], 'book-watchers'),
     tradeWatchers: positive(values['trade-watchers'], 'trade-watchers'),
     bookPollMs: 20,
     tradePollMs: 50,
     profileDir,
+    ...(values['flush-interval-ms'] !== undefined
+      ? { flushIntervalMs: positive(values['flush-interval-ms'], 'flush-interval-ms') }
+      : {}),
   };
   const started = new Date();
   const loadAtStart = loadavg()[0];
@@ -135,6 +180,8 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
   let deployment: Deployment | undefined;
   try {
     deployment = await deploy(settings, sandbox.url);
+    // Raising the niceness of a process of one's own user needs no privilege.
+    if (settings.gatewayFirst) setPriority(sandbox.process.pid, EXCHANGE_NICENESS);
     const { apiUrl } = deployment;
     const instruments = await openInstruments(apiUrl);
     if (instruments.length < settings.bookWatchers + settings.tradeWatchers)
@@ -145,6 +192,10 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       settings.bookWatchers + settings.tradeWatchers,
     );
 
+    // Ready is not idle: the first minute of an ingest also fetches the trade window of every market.
+    // The burst starts once that is done, or the phases would measure start-up as well.
+    progress('freshness: waiting for the gateway to finish starting up (its CPU to go quiet)');
+    await untilQuiet(deployment.gateway, IDLE_CORES, 60_000);
     progress(
       `freshness: burst of ${settings.updatesPerSecond} book updates/s; ${settings.settleSeconds} s to settle`,
     );
@@ -159,6 +210,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     progress(
       `freshness: ${settings.phaseSeconds} s watched (${watchedBooks.length} books, ${watchedTrades.length} trade lists)`,
     );
+    const storedVersions = await deployment.recordStoredVersions?.(watchedBooks);
     await postJson(`${sandbox.url}/sandbox/top-log`, { instruments: watchedBooks });
     const phaseStart = Date.now();
     const watching = { on: true };
@@ -180,7 +232,9 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     const watchedSeconds = (Date.now() - phaseStart) / 1000;
 
     const bookLags: number[] = [];
+    const storeLags: number[] = [];
     let unseen = 0;
+    let unstored = 0;
     let observations = 0;
     for (const [index, instrument] of watchedBooks.entries()) {
       const emitted = await emittedTops(sandbox.url, instrument);
@@ -188,7 +242,11 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       bookLags.push(...matched.lags);
       unseen += matched.unseen;
       observations += books[index].observed.length;
+      const stored = storedVersions && storedLags(emitted, storedVersions.get(instrument) ?? []);
+      storeLags.push(...(stored?.lags ?? []));
+      unstored += stored?.unseen ?? 0;
     }
+    const roundTrips = books.flatMap((watch) => watch.roundTrips);
     const tradeLags = trades.flatMap((watch) => watch.lags);
     return {
       settings,
@@ -198,7 +256,10 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
         ...figures(bookLags, unseen),
         observations,
         pollsPerWatcherPerSecond: average(books.map((watch) => watch.polls)) / watchedSeconds,
+        pollRoundTripP50Ms: percentile(roundTrips, 50),
+        pollRoundTripP99Ms: percentile(roundTrips, 99),
       },
+      ...(storedVersions ? { stored: figures(storeLags, unstored) } : {}),
       trades: {
         ...figures(tradeLags, 0),
         pollsPerWatcherPerSecond: average(trades.map((watch) => watch.polls)) / watchedSeconds,
@@ -218,6 +279,8 @@ interface Deployment {
   readonly apiUrl: string;
   /** Redis' CPU seconds so far (split only). */
   redisCpuSeconds?(): Promise<number>;
+  /** Split only: records the book versions the store announces for `instruments` from now on. */
+  recordStoredVersions?(instruments: readonly string[]): Promise<ReadonlyMap<string, StoredVersion[]>>;
   stop(): Promise<void>;
 }
 
@@ -225,9 +288,11 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
   const profile = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
   const ingestPort = await freePort();
   const ingestUrl = `http://127.0.0.1:${ingestPort}`;
+  const flushEnv: Record<string, string> =
+    settings.flushIntervalMs === undefined ? {} : { FLUSH_INTERVAL_MS: String(settings.flushIntervalMs) };
   if (settings.topology === 'all') {
     const gateway = MainProcess.spawn('gateway', {
-      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort) },
+      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
       nodeOptions: profile,
     });
     await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
@@ -241,7 +306,7 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const gateway = MainProcess.spawn('ingest', {
-    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort) },
+    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
     nodeOptions: profile,
   });
   const api = MainProcess.spawn('api', {
@@ -253,9 +318,11 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
       RATE_LIMIT_PER_MINUTE: '0',
     },
   });
+  const subscriber = new Redis(redis.url);
   const stop = async (): Promise<void> => {
     await api.stop();
     await gateway.stop();
+    subscriber.disconnect();
     admin.disconnect();
     await redis.stop();
   };
@@ -271,6 +338,16 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
     ingestUrl,
     api,
     apiUrl,
+    recordStoredVersions: async (instruments) => {
+      const stored = new Map(instruments.map((instrument) => [instrument, [] as StoredVersion[]]));
+      subscriber.on('message', (_channel: string, text: string) => {
+        const notice = JSON.parse(text) as { kind: string; instrument?: string; bookVersion?: number };
+        if (notice.kind !== 'instrument') return;
+        stored.get(notice.instrument!)?.push({ time: Date.now(), version: notice.bookVersion! });
+      });
+      await subscriber.subscribe(CHANGES_CHANNEL);
+      return stored;
+    },
     redisCpuSeconds: async () => {
       const info = await admin.info('cpu');
       const field = (name: string): number =>
@@ -312,6 +389,7 @@ async function measurePhase(
     redisCores,
     sandboxCores,
     appliedUpdatesPerSecond: versionsApplied(before, after) / measured,
+    storeWritesPerSecond: (storeWrites(after) - storeWrites(before)) / measured,
     eventLoopDelayP50Ms: eventLoop('p50'),
     eventLoopDelayP99Ms: eventLoop('p99'),
     eventLoopDelayMaxMs: eventLoop('max'),
@@ -324,14 +402,16 @@ async function watchBook(
   instrument: string,
   intervalMs: number,
   watching: { on: boolean },
-): Promise<{ observed: ObservedTop[]; polls: number }> {
+): Promise<{ observed: ObservedTop[]; polls: number; roundTrips: number[] }> {
   const observed: ObservedTop[] = [];
+  const roundTrips: number[] = [];
   let polls = 0;
   let last = '';
   while (watching.on) {
     const sent = performance.now();
     const response = await fetch(`${gatewayUrl}/orderbook/${instrument}?depth=2`);
     const time = Date.now();
+    roundTrips.push(performance.now() - sent);
     polls++;
     if (response.ok) {
       const book = (await response.json()) as { bids: string[][]; asks: string[][] };
@@ -341,7 +421,7 @@ async function watchBook(
     } else await response.arrayBuffer();
     await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
   }
-  return { observed, polls };
+  return { observed, polls, roundTrips };
 }
 
 /** Polls one market's trades; each trade of the phase gives a lag: first seen - its own timestamp. */
@@ -361,17 +441,11 @@ async function watchTrades(
     const time = Date.now();
     polls++;
     if (response.ok) {
-      const trades = (await response.json()) as {
-        tradeID: string | number;
-        trade_timestamp: string | number;
-      }[];
-      for (const trade of trades) {
-        const at = Number(trade.trade_timestamp);
-        if (at < since) break; // newest first: the rest is older
+      for (const trade of recentTrades(await response.text(), since)) {
         const id = String(trade.tradeID);
         if (seen.has(id)) continue;
         seen.add(id);
-        lags.push(time - at);
+        lags.push(time - Number(trade.trade_timestamp));
       }
     } else await response.arrayBuffer();
     await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
@@ -383,9 +457,13 @@ async function emittedTops(sandboxUrl: string, instrument: string): Promise<Emit
   const response = await fetch(`${sandboxUrl}/sandbox/top-log/${instrument}`);
   if (!response.ok) throw new Error(`top-log ${instrument}: ${response.status}`);
   const log = (await response.json()) as {
-    changes: { time: number; bid: string[] | null; ask: string[] | null }[];
+    changes: { time: number; version: number; bid: string[] | null; ask: string[] | null }[];
   };
-  return log.changes.map((change) => ({ time: change.time, key: topKey(change.bid, change.ask) }));
+  return log.changes.map((change) => ({
+    time: change.time,
+    key: topKey(change.bid, change.ask),
+    version: change.version,
+  }));
 }
 
 /** Listed markets that are open (not frozen), by the gateway's /ticker. */
@@ -395,6 +473,19 @@ async function openInstruments(gatewayUrl: string): Promise<string[]> {
   return Object.entries(tickers)
     .filter(([, ticker]) => ticker.isFrozen === '0')
     .map(([instrument]) => instrument);
+}
+
+/** Waits until `process` uses under `cores` over two consecutive seconds; gives up (and goes on) after `timeoutMs`. */
+async function untilQuiet(process: MainProcess, cores: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSeconds = 0;
+  while (quietSeconds < 2 && Date.now() < deadline) {
+    const before = process.cpuSeconds();
+    await sleep(1_000);
+    quietSeconds = process.cpuSeconds() - before < cores ? quietSeconds + 1 : 0;
+  }
+  if (quietSeconds < 2)
+    progress(`freshness: the gateway was still busy after ${timeoutMs / 1000} s; going on`);
 }
 
 async function setBurst(sandboxUrl: string, updatesPerSecond: number): Promise<void> {
@@ -425,6 +516,12 @@ function value(samples: readonly MetricSample[], name: string): number | undefin
 }
 
 /** Book versions applied between two reads, over the instruments both reads have. */
+function storeWrites(samples: readonly MetricSample[]): number {
+  return samples
+    .filter((sample) => sample.name === 'mdg_store_writes_total' && sample.labels.result === 'written')
+    .reduce((sum, sample) => sum + sample.value, 0);
+}
+
 function versionsApplied(before: readonly MetricSample[], after: readonly MetricSample[]): number {
   const versions = (samples: readonly MetricSample[]): Map<string, number> =>
     new Map(
@@ -482,7 +579,9 @@ export function report(
         : 'one node dist/main.js, role all, state in memory'
     }`,
     `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
-      `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle`,
+      `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle; ` +
+      `FLUSH_INTERVAL_MS ${settings.flushIntervalMs ?? 'default (100)'}` +
+      (settings.gatewayFirst ? '; the exchange at nice 10 (--gateway-first)' : ''),
     '',
     '| figure | unobserved phase | watched phase | target | measured / target |',
     '| --- | ---: | ---: | ---: | --- |',
@@ -496,8 +595,15 @@ export function report(
         ]
       : []),
     `| sandbox CPU, cores | ${quiet.sandboxCores.toFixed(2)} | ${polled.sandboxCores.toFixed(2)} | | |`,
+    `| ingest's batched store writes per second | ${quiet.storeWritesPerSecond.toFixed(1)} | ${polled.storeWritesPerSecond.toFixed(1)} | | |`,
     `| ingest event-loop delay p50 / p99 / max | ${ms(quiet.eventLoopDelayP50Ms)} / ${ms(quiet.eventLoopDelayP99Ms)} / ${ms(quiet.eventLoopDelayMaxMs)} | ${ms(polled.eventLoopDelayP50Ms)} / ${ms(polled.eventLoopDelayP99Ms)} / ${ms(polled.eventLoopDelayMaxMs)} | | |`,
     `| book top lag p50 / p99 / max (${book.samples} changes, ${book.unseen} never shown; ${settings.bookWatchers} books polled ${book.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(book.p50Ms)} / ${ms(book.p99Ms)} / ${ms(book.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(book.p99Ms, TARGET_LAG_P99_MS)} |`,
+    ...(result.stored
+      ? [
+          `| of the book top lag: to the store's change notice, p50 / p99 / max (${result.stored.unseen} never stored) | | ${ms(result.stored.p50Ms)} / ${ms(result.stored.p99Ms)} / ${ms(result.stored.maxMs)} | | |`,
+        ]
+      : []),
+    `| of the book top lag: one poll's round trip p50 / p99 (polled every ${settings.bookPollMs} ms) | | ${ms(book.pollRoundTripP50Ms)} / ${ms(book.pollRoundTripP99Ms)} | | |`,
     `| trade lag p50 / p99 / max (${trades.samples} trades; ${settings.tradeWatchers} trade lists polled ${trades.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(trades.p50Ms)} / ${ms(trades.p99Ms)} / ${ms(trades.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(trades.p99Ms, TARGET_LAG_P99_MS)} |`,
     '',
   ];

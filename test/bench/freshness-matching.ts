@@ -3,6 +3,14 @@ export interface EmittedTop {
   /** Event time, Unix milliseconds. */
   readonly time: number;
   readonly key: string;
+  /** The book version of the change that made this state. */
+  readonly version: number;
+}
+
+/** A book version the store announced (a change notice), and when the notice arrived. */
+export interface StoredVersion {
+  readonly time: number;
+  readonly version: number;
 }
 
 /** A state of the top of one book as the API showed it, and when it was first seen there. */
@@ -46,6 +54,21 @@ export function topLags(emitted: readonly EmittedTop[], observed: readonly Obser
   return { lags, unseen: emitted.length - next };
 }
 
+/**
+ * How long each emitted state took to be stored: from its event time to the first change notice of
+ * its version or a later one. Both lists oldest first; versions grow in both.
+ */
+export function storedLags(emitted: readonly EmittedTop[], stored: readonly StoredVersion[]): TopLags {
+  const lags: number[] = [];
+  let next = 0;
+  for (const [index, state] of emitted.entries()) {
+    while (next < stored.length && stored[next].version < state.version) next++;
+    if (next === stored.length) return { lags, unseen: emitted.length - index };
+    lags.push(stored[next].time - state.time);
+  }
+  return { lags, unseen: 0 };
+}
+
 /** `"91554.00"` and `"91554"` are the same price: decimals compared without trailing zeros. */
 export function canonicalDecimal(text: string): string {
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
@@ -59,4 +82,28 @@ export function topKey(
   const side = (level: readonly string[] | null | undefined): string =>
     level ? level.map(canonicalDecimal).join(' ') : '-';
   return `${side(bid)}|${side(ask)}`;
+}
+
+/** A trade record of `/trades/{instrument}` as the pollers read it. */
+export interface PolledTrade {
+  readonly tradeID: string | number;
+  readonly trade_timestamp: string | number;
+}
+
+/**
+ * The trades of a `/trades` body (newest first) stamped at or after `since`, read one record at a time
+ * and no further: a day's list is long, and parsing all of it on every poll made the poller's own
+ * process the slowest part of the measurement. The records are flat objects, so each ends at its
+ * first `}`.
+ */
+export function recentTrades(body: string, since: number): PolledTrade[] {
+  const trades: PolledTrade[] = [];
+  for (let start = body.indexOf('{'); start >= 0; start = body.indexOf('{', start + 1)) {
+    const end = body.indexOf('}', start);
+    const trade = JSON.parse(body.slice(start, end + 1)) as PolledTrade;
+    if (Number(trade.trade_timestamp) < since) break;
+    trades.push(trade);
+    start = end;
+  }
+  return trades;
 }

@@ -20,8 +20,9 @@ import { startRedisServer, TestRedisServer } from '../support/redis-server';
  * The gateway runs in role `all` (one process ingests and serves) and in role `api`, the production
  * topology: an `ingest` process writes to a private redis-server and the `api` process only serves.
  *
- *   npm run bench -- --only http              about 2 minutes (also --quick, as run-all.ts runs it):
- *                                             the quiet market in both roles, 3 rounds of 1 s
+ *   npm run bench -- --only http              about 1 minute (also --quick, as run-all.ts runs it):
+ *                                             the quiet market in role api (the production topology),
+ *                                             3 rounds of 1 s; role all with --full or by --scenario
  *   npm run bench -- --only http --full       about 40 minutes: moving markets too, 7 rounds of 10 s
  *   npm run bench -- --only http --scenario api-quiet --rounds 7 --duration 3
  *   npm run bench -- --only http --scenario all-quiet --cpu-prof-dir prof   the gateway profiled
@@ -53,7 +54,7 @@ const SCENARIOS: readonly Scenario[] = [
     role: 'all',
     flowRate: 0,
     paths: QUIET_PATHS,
-    fullOnly: false,
+    fullOnly: true,
   },
   {
     name: 'api-quiet',

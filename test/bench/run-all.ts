@@ -28,7 +28,14 @@ const QUICK_BUDGET_SECONDS = 300;
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'book', file: 'book-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },
-  { name: 'http', file: 'http-bench.ts', quick: ['--quick'], full: ['--full'], quickSeconds: 150 },
+  {
+    name: 'snapshot-parse',
+    file: 'snapshot-parse.ts',
+    quick: [],
+    full: ['--rounds', '50'],
+    quickSeconds: 5,
+  },
+  { name: 'http', file: 'http-bench.ts', quick: ['--quick'], full: ['--full'], quickSeconds: 75 },
   {
     name: 'ingest-profile',
     file: 'book-ingest-profile.ts',
@@ -36,7 +43,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     full: ['--full'],
     quickSeconds: 25,
   },
-  { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
+  { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 60 },
   { name: 'cold-start', file: 'cold-start-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
   { name: 'memory', file: 'memory-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },
 ];
