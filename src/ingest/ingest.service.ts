@@ -310,6 +310,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         onMalformed: (name) => this.metrics.malformedMessage(name),
         onSnapshotFailed: (name, error) =>
           this.logger.warn(`${name}: REST snapshot failed: ${error.message}`),
+        onMessageApplied: () => this.writer.flushIfDue(),
       },
       firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
     });

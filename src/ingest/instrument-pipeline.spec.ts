@@ -56,8 +56,11 @@ describe('InstrumentPipeline', () => {
   let rest: BookMessage;
   let resyncs: [ResyncReason, string | undefined][];
   let pipeline: InstrumentPipeline;
+  /** What a write taken when each message was reported applied would have held. */
+  let writesWhenApplied: { bookVersion?: number; trades: number }[];
 
   beforeEach(() => {
+    writesWhenApplied = [];
     now = 1_000;
     feed = new ScriptedFeed();
     resyncs = [];
@@ -72,11 +75,27 @@ describe('InstrumentPipeline', () => {
         onResync: (_instrument, reason, detail) => resyncs.push([reason, detail]),
         onMalformed: () => undefined,
         onSnapshotFailed: () => undefined,
+        onMessageApplied: () => {
+          const write = pipeline.takeWrite();
+          writesWhenApplied.push({
+            bookVersion: write?.head.bookVersion,
+            trades: write?.tradesAdded?.length ?? 0,
+          });
+        },
       },
     });
     pipeline.start();
     feed.listener!.onMessage(message(10, true, BASE));
     expect(pipeline.state).toBe('live');
+  });
+
+  it('reports each message applied once a write would carry it, book and trades alike', () => {
+    feed.listener!.onMessage(message(11, false, [{ side: 'bid', price: '100', amount: '3' }]));
+    pipeline.addTrades([TRADE, { ...TRADE, id: '2', time: 950 }]);
+    expect(writesWhenApplied.slice(1)).toEqual([
+      { bookVersion: 11, trades: 0 },
+      { bookVersion: 11, trades: 2 },
+    ]);
   });
 
   it('reports a resync that a REST snapshot heals at once', async () => {
@@ -125,7 +144,12 @@ describe('InstrumentPipeline first write', () => {
       tradeFeed,
       sync: { recovery: 'reopen-stream' },
       now: () => now,
-      events: { onResync: () => undefined, onMalformed: () => undefined, onSnapshotFailed: () => undefined },
+      events: {
+        onResync: () => undefined,
+        onMalformed: () => undefined,
+        onSnapshotFailed: () => undefined,
+        onMessageApplied: () => undefined,
+      },
       firstWriteWaitMs,
     });
     pipeline.fence = { owner: 'replica-a', token: 7 };
@@ -218,7 +242,12 @@ describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
       tradeFeed: 'unavailable',
       sync: { recovery: 'reopen-stream', snapshotSliceLevels: 5 },
       now: () => 1_000,
-      events: { onResync: () => undefined, onMalformed: () => undefined, onSnapshotFailed: () => undefined },
+      events: {
+        onResync: () => undefined,
+        onMalformed: () => undefined,
+        onSnapshotFailed: () => undefined,
+        onMessageApplied: () => undefined,
+      },
     });
     pipeline.start();
     feed.listener!.onMessage(message(10, true, levels(3, '1')));

@@ -23,6 +23,8 @@ export interface PipelineEvents {
   onResync(instrument: string, reason: ResyncReason, detail?: string): void;
   onMalformed(instrument: string, error: Error): void;
   onSnapshotFailed(instrument: string, error: Error): void;
+  /** A message of the book or trade feed was applied (the state writer keeps its cadence from here). */
+  onMessageApplied(instrument: string): void;
 }
 
 export interface PipelineOptions {
@@ -166,9 +168,11 @@ export class InstrumentPipeline {
     const added = this.window.add(trades, this.options.now());
     this.lastEventAt = this.options.now();
     this.changed = true;
-    if (added.length === 0) return;
-    this.newTrades.push(...added);
-    this.tradesChanged();
+    if (added.length > 0) {
+      this.newTrades.push(...added);
+      this.tradesChanged();
+    }
+    this.options.events.onMessageApplied(this.instrument);
   }
 
   newestTradeTime(): number | undefined {
@@ -278,6 +282,7 @@ export class InstrumentPipeline {
     this.changed = true;
     this.handle(this.sync.onStreamMessage(message, now));
     if (this.sync.state === 'live') this.confirmedAt = now;
+    this.options.events.onMessageApplied(this.instrument);
   }
 
   private handle(outcome: SyncOutcome): SyncOutcome {

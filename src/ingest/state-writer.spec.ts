@@ -117,4 +117,33 @@ describe('StateWriter', () => {
     const heads = await store.readHeads(['btc_usdt']);
     expect(heads.get('btc_usdt')?.bookVersion).toBe(instrument.version);
   });
+
+  describe('while the event loop is busy with incoming data', () => {
+    /** Keeps the event loop busy for `ms`, as a long run of frames does, calling `between` between "messages". */
+    function busy(ms: number, between: () => void): void {
+      const until = Date.now() + ms;
+      while (Date.now() < until) between();
+    }
+
+    async function firstWriteStart(between: (writer: StateWriter) => void): Promise<number> {
+      jest.useRealTimers();
+      const store = new SlowStore(10);
+      const writer = new StateWriter(store, () => [new ChangingInstrument()], 100, quietEvents);
+      writer.start();
+      const busyFrom = Date.now();
+      busy(250, () => between(writer));
+      await writer.stop();
+      return store.writes[0].start - busyFrom;
+    }
+
+    it('starts a due write between messages rather than when the loop is free again', async () => {
+      const start = await firstWriteStart((writer) => writer.flushIfDue());
+      expect(start).toBeGreaterThanOrEqual(99);
+      expect(start).toBeLessThan(150);
+    });
+
+    it('would otherwise wait for the end of the busy stretch', async () => {
+      expect(await firstWriteStart(() => undefined)).toBeGreaterThanOrEqual(250);
+    });
+  });
 });

@@ -27,6 +27,8 @@ export class StateWriter {
   private stopListening?: () => void;
   /** The last write failed: its instruments are written whole next time. */
   private failing = false;
+  /** When the next flush is due, on `performance.now()`'s clock; never while one runs or once stopped. */
+  private dueAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly store: StateStore,
@@ -46,10 +48,23 @@ export class StateWriter {
   /** Stops the loop after a last flush, so that nothing already received is left unwritten. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.dueAt = Number.POSITIVE_INFINITY;
     clearTimeout(this.timer);
     this.stopListening?.();
     await this.running;
     await this.flush();
+  }
+
+  /**
+   * Starts the flush now if it is due. A process busy with incoming data for longer than the
+   * interval runs its timers only once that data is handled, and every change received meanwhile
+   * would wait for the end of it (hundreds of ms under a burst on a starved machine); called between
+   * messages, this keeps the cadence.
+   */
+  flushIfDue(): void {
+    if (performance.now() < this.dueAt) return;
+    clearTimeout(this.timer);
+    this.runFlush();
   }
 
   async flush(): Promise<void> {
@@ -86,13 +101,17 @@ export class StateWriter {
    */
   private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const started = performance.now();
-      this.running = this.flush().finally(() => {
-        this.running = undefined;
-        const spent = performance.now() - started;
-        this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
-      });
-    }, delayMs);
+    this.dueAt = performance.now() + delayMs;
+    this.timer = setTimeout(() => this.runFlush(), delayMs);
+  }
+
+  private runFlush(): void {
+    this.dueAt = Number.POSITIVE_INFINITY;
+    const started = performance.now();
+    this.running = this.flush().finally(() => {
+      this.running = undefined;
+      const spent = performance.now() - started;
+      this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
+    });
   }
 }
