@@ -45,7 +45,7 @@ import { describeMachine } from './machine';
  *
  *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
  *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
- *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway profiled
+ *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway's processes profiled
  *   ... freshness-bench.ts --flush-interval-ms 50                                another FLUSH_INTERVAL_MS
  *   ... freshness-bench.ts --gateway-first     the exchange at a lower CPU priority than the gateway
  *
@@ -317,6 +317,7 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
       PORT: String(apiPort),
       RATE_LIMIT_PER_MINUTE: '0',
     },
+    nodeOptions: profile,
   });
   const subscriber = new Redis(redis.url);
   const stop = async (): Promise<void> => {
