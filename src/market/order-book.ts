@@ -1,14 +1,15 @@
 import { BookSide, LevelUpdate, PriceLevel } from './book-update';
 import { compareCanonical } from './decimal';
-import { BookDirection, compareLevels, levelKey } from './level-order';
+import { BookDirection, levelKey } from './level-order';
 import { ownText } from './own-text';
 import { keyCapacity, LoadedBook, LoadedSide, SnapshotLoad } from './snapshot-load';
 
 /**
  * What the store needs to catch up with the book since the last `takeChanges()`; amount "0" = removed.
- * Without a snapshot in between: the levels that changed, best first, each price once. After a
- * snapshot: every level of the snapshot, best first, then every price changed since or dropped by it
- * (the store may still hold those), in no particular order, with its amount now. A price may then come
+ * Without a snapshot in between: the levels that changed, each price once, in no particular order (a
+ * store keeps levels by price; sorting them cost every flush). After a snapshot: every level of the
+ * snapshot, best first, then every price changed since or dropped by it (the store may still hold
+ * those), in no particular order, with its amount now. A price may then come
  * twice, and the later entry wins: applied in order, the entries give the book. Nothing compares the
  * books before and after the snapshot, and the snapshot's levels are built while it loads.
  */
@@ -114,13 +115,6 @@ class SortedBookSide {
     return result;
   }
 
-  /** Best first; `prices` in any order. */
-  sortBestFirst(prices: string[]): string[] {
-    const keyed = prices.map((price) => ({ price, key: levelKey(this.direction, price) }));
-    keyed.sort((a, b) => this.compare(b.key, b.price, a.key, a.price));
-    return keyed.map((level) => level.price);
-  }
-
   private dropTombstones(): void {
     const live = new Map<string, string | undefined>();
     for (const price of this.prices) live.set(price, this.amounts.get(price));
@@ -160,10 +154,6 @@ class SortedBookSide {
       }
     }
     return low;
-  }
-
-  private compare(keyA: number, priceA: string, keyB: number, priceB: string): number {
-    return compareLevels(this.direction, keyA, priceA, keyB, priceB);
   }
 }
 
@@ -336,12 +326,11 @@ export class OrderBook {
     return changes;
   }
 
-  /** The changed prices with their amounts now: best first alone, or after a snapshot's levels in any order. */
+  /** The changed prices with their amounts now, in the order they first changed, after a snapshot's levels if any. */
   private changedLevels(levels: SortedBookSide, changed: Set<string>, snapshot?: PriceLevel[]): PriceLevel[] {
-    if (snapshot === undefined)
-      return levels.sortBestFirst([...changed]).map((price) => [price, levels.get(price) ?? '0']);
-    for (const price of changed) snapshot.push([price, levels.get(price) ?? '0']);
-    return snapshot;
+    const result = snapshot ?? [];
+    for (const price of changed) result.push([price, levels.get(price) ?? '0']);
+    return result;
   }
 
   private side(side: BookSide): SortedBookSide {
