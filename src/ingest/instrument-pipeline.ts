@@ -176,7 +176,7 @@ export class InstrumentPipeline {
   }
 
   newestTradeTime(): number | undefined {
-    return this.window.size > 0 ? this.window.trades()[this.window.size - 1].time : undefined;
+    return this.window.newestTime();
   }
 
   /** Without a trade feed: the candles of the last 24 hours. */

@@ -188,6 +188,11 @@ export class TradeWindow {
     return this.size === 0 ? undefined : this.entries[this.head].time + this.windowMs;
   }
 
+  /** The time of the newest trade held, or undefined without trades. */
+  newestTime(): number | undefined {
+    return this.size === 0 ? undefined : this.entries[this.entries.length - 1].time;
+  }
+
   /** The trades held, oldest first. */
   trades(): Trade[] {
     return this.entries.slice(this.head);
