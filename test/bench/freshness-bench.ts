@@ -20,6 +20,7 @@ import {
   recentTrades,
   storedLags,
   StoredVersion,
+  tickerKey,
   topKey,
   topLags,
 } from './freshness-matching';
@@ -38,10 +39,12 @@ import { describeMachine } from './machine';
  *    change of the top of the book recorded with the time it was first seen, and `/trades/{i}` of a
  *    few markets, each new trade with the time it was first seen. The sandbox records every state of
  *    the top of the watched books with its event time (`/sandbox/top-log`), and every trade carries
- *    its own; lag = first seen - event time. A state the API skipped (several changes in one write)
- *    counts as visible when a newer one is. The figures include the polling interval (a change is
- *    seen up to one interval late), so they are upper bounds at that resolution. The ingest's part
- *    of the lag is measured apart: event time to the store's change notice of the version.
+ *    its own; lag = first seen - event time. One more poller reads CoinGecko's `/tickers` (every
+ *    market's best bid and ask) and notes when each watched market's pair of prices changed. A
+ *    state the API skipped (several changes in one write) counts as visible when a newer one is.
+ *    The figures include the polling interval (a change is seen up to one interval late), so they
+ *    are upper bounds at that resolution. The ingest's part of the lag is measured apart: event
+ *    time to the store's change notice of the version.
  *
  *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
  *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
@@ -84,6 +87,7 @@ interface Settings {
   readonly tradeWatchers: number;
   readonly bookPollMs: number;
   readonly tradePollMs: number;
+  readonly tickerPollMs: number;
   readonly profileDir?: string;
   /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
   readonly flushIntervalMs?: number;
@@ -120,6 +124,8 @@ export interface FreshnessResult {
   /** Split only: from event time to the store's change notice of the version (the ingest's part of the lag). */
   readonly stored?: LagFigures;
   readonly trades: LagFigures & { readonly pollsPerWatcherPerSecond: number };
+  /** The watched books' best bid and ask through CoinGecko's `/tickers`, prices only. */
+  readonly ticker: LagFigures & { readonly pollsPerSecond: number };
 }
 
 interface LagFigures {
@@ -159,6 +165,7 @@ async function main(): Promise<void> {
     tradeWatchers: positive(values['trade-watchers'], 'trade-watchers'),
     bookPollMs: 20,
     tradePollMs: 50,
+    tickerPollMs: 50,
     profileDir,
     ...(values['flush-interval-ms'] !== undefined
       ? { flushIntervalMs: positive(values['flush-interval-ms'], 'flush-interval-ms') }
@@ -220,6 +227,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     const tradeWatches = watchedTrades.map((instrument) =>
       watchTrades(apiUrl, instrument, settings.tradePollMs, phaseStart, watching),
     );
+    const tickerWatch = watchTickers(apiUrl, watchedBooks, settings.tickerPollMs, watching);
     const polled = await measurePhase(deployment, sandbox.process, settings.phaseSeconds, () =>
       sleep(settings.phaseSeconds * 1000),
     );
@@ -229,10 +237,13 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     watching.on = false;
     const books = await Promise.all(bookWatches);
     const trades = await Promise.all(tradeWatches);
+    const tickers = await tickerWatch;
     const watchedSeconds = (Date.now() - phaseStart) / 1000;
 
     const bookLags: number[] = [];
     const storeLags: number[] = [];
+    const tickerLags: number[] = [];
+    let tickerUnseen = 0;
     let unseen = 0;
     let unstored = 0;
     let observations = 0;
@@ -245,6 +256,12 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       const stored = storedVersions && storedLags(emitted, storedVersions.get(instrument) ?? []);
       storeLags.push(...(stored?.lags ?? []));
       unstored += stored?.unseen ?? 0;
+      const byTicker = topLags(
+        emitted.map((state) => ({ ...state, key: tickerKey(state.key) })),
+        tickers.observed.get(instrument) ?? [],
+      );
+      tickerLags.push(...byTicker.lags);
+      tickerUnseen += byTicker.unseen;
     }
     const roundTrips = books.flatMap((watch) => watch.roundTrips);
     const tradeLags = trades.flatMap((watch) => watch.lags);
@@ -264,6 +281,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
         ...figures(tradeLags, 0),
         pollsPerWatcherPerSecond: average(trades.map((watch) => watch.polls)) / watchedSeconds,
       },
+      ticker: { ...figures(tickerLags, tickerUnseen), pollsPerSecond: tickers.polls / watchedSeconds },
     };
   } finally {
     await deployment?.stop();
@@ -454,6 +472,40 @@ async function watchTrades(
   return { lags, polls };
 }
 
+/**
+ * Polls CoinGecko's `/tickers` (every market in one response); records each change of a watched
+ * market's best bid and ask prices with the time its response arrived.
+ */
+async function watchTickers(
+  gatewayUrl: string,
+  instruments: readonly string[],
+  intervalMs: number,
+  watching: { on: boolean },
+): Promise<{ observed: Map<string, ObservedTop[]>; polls: number }> {
+  const observed = new Map(instruments.map((instrument) => [instrument, [] as ObservedTop[]]));
+  const last = new Map<string, string>();
+  let polls = 0;
+  while (watching.on) {
+    const sent = performance.now();
+    const response = await fetch(`${gatewayUrl}/coingecko/tickers`);
+    const time = Date.now();
+    polls++;
+    if (response.ok) {
+      const tickers = (await response.json()) as { ticker_id: string; bid: string; ask: string }[];
+      for (const ticker of tickers) {
+        const instrument = ticker.ticker_id.toLowerCase();
+        const changes = observed.get(instrument);
+        if (!changes) continue;
+        const key = tickerKey(topKey(ticker.bid ? [ticker.bid] : null, ticker.ask ? [ticker.ask] : null));
+        if (key !== last.get(instrument)) changes.push({ time, key });
+        last.set(instrument, key);
+      }
+    } else await response.arrayBuffer();
+    await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
+  }
+  return { observed, polls };
+}
+
 async function emittedTops(sandboxUrl: string, instrument: string): Promise<EmittedTop[]> {
   const response = await fetch(`${sandboxUrl}/sandbox/top-log/${instrument}`);
   if (!response.ok) throw new Error(`top-log ${instrument}: ${response.status}`);
@@ -559,7 +611,7 @@ export function report(
   loadAtStart: number,
   args: readonly string[],
 ): string[] {
-  const { settings, quiet, polled, book, trades } = result;
+  const { settings, quiet, polled, book, trades, ticker } = result;
   const ratio = (measured: number, target: number): string =>
     `**${(measured / target).toFixed(2)}** of the target${measured <= target ? '' : ' (missed)'}`;
   // CPU per update does not depend on how much CPU the machine's other load left the gateway.
@@ -605,6 +657,7 @@ export function report(
         ]
       : []),
     `| of the book top lag: one poll's round trip p50 / p99 (polled every ${settings.bookPollMs} ms) | | ${ms(book.pollRoundTripP50Ms)} / ${ms(book.pollRoundTripP99Ms)} | | |`,
+    `| ticker lag (CoinGecko /tickers bid and ask) p50 / p99 / max (${ticker.samples} changes, ${ticker.unseen} never shown; polled ${ticker.pollsPerSecond.toFixed(0)}/s) | | ${ms(ticker.p50Ms)} / ${ms(ticker.p99Ms)} / ${ms(ticker.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(ticker.p99Ms, TARGET_LAG_P99_MS)} |`,
     `| trade lag p50 / p99 / max (${trades.samples} trades; ${settings.tradeWatchers} trade lists polled ${trades.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(trades.p50Ms)} / ${ms(trades.p99Ms)} / ${ms(trades.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(trades.p99Ms, TARGET_LAG_P99_MS)} |`,
     '',
   ];

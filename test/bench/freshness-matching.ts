@@ -84,6 +84,18 @@ export function topKey(
   return `${side(bid)}|${side(ask)}`;
 }
 
+/**
+ * The prices of a top-of-book key, `bidPrice|askPrice`: what a ticker shows of the top (no amounts).
+ * Several states of the top that differ in amounts alone have one ticker key; the newest of them is
+ * the one a ticker showing those prices shows.
+ */
+export function tickerKey(topOfBookKey: string): string {
+  return topOfBookKey
+    .split('|')
+    .map((side) => side.split(' ')[0])
+    .join('|');
+}
+
 /** A trade record of `/trades/{instrument}` as the pollers read it. */
 export interface PolledTrade {
   readonly tradeID: string | number;
