@@ -21,6 +21,7 @@ import {
   storedLags,
   StoredVersion,
   tickerKey,
+  tickerStates,
   topKey,
   topLags,
 } from './freshness-matching';
@@ -40,11 +41,12 @@ import { describeMachine } from './machine';
  *    few markets, each new trade with the time it was first seen. The sandbox records every state of
  *    the top of the watched books with its event time (`/sandbox/top-log`), and every trade carries
  *    its own; lag = first seen - event time. One more poller reads CoinGecko's `/tickers` (every
- *    market's best bid and ask) and notes when each watched market's pair of prices changed. A
- *    state the API skipped (several changes in one write) counts as visible when a newer one is.
- *    The figures include the polling interval (a change is seen up to one interval late), so they
- *    are upper bounds at that resolution. The ingest's part of the lag is measured apart: event
- *    time to the store's change notice of the version.
+ *    market's best bid and ask) and notes when each watched market's pair of prices changed, matched
+ *    against the states whose prices changed (see tickerStates). A state the API skipped (several
+ *    changes in one write) counts as visible when a newer one is. The figures include the polling
+ *    interval (a change is seen up to one interval late), so they are upper bounds at that
+ *    resolution. The ingest's part of the lag is measured apart: event time to the store's change
+ *    notice of the version.
  *
  *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
  *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
@@ -256,10 +258,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       const stored = storedVersions && storedLags(emitted, storedVersions.get(instrument) ?? []);
       storeLags.push(...(stored?.lags ?? []));
       unstored += stored?.unseen ?? 0;
-      const byTicker = topLags(
-        emitted.map((state) => ({ ...state, key: tickerKey(state.key) })),
-        tickers.observed.get(instrument) ?? [],
-      );
+      const byTicker = topLags(tickerStates(emitted), tickers.observed.get(instrument) ?? []);
       tickerLags.push(...byTicker.lags);
       tickerUnseen += byTicker.unseen;
     }

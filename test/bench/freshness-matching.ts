@@ -84,16 +84,27 @@ export function topKey(
   return `${side(bid)}|${side(ask)}`;
 }
 
-/**
- * The prices of a top-of-book key, `bidPrice|askPrice`: what a ticker shows of the top (no amounts).
- * Several states of the top that differ in amounts alone have one ticker key; the newest of them is
- * the one a ticker showing those prices shows.
- */
+/** The prices of a top-of-book key, `bidPrice|askPrice`: what a ticker shows of the top (no amounts). */
 export function tickerKey(topOfBookKey: string): string {
   return topOfBookKey
     .split('|')
     .map((side) => side.split(' ')[0])
     .join('|');
+}
+
+/**
+ * The states of the top as a ticker can show them: by their prices, and only those whose prices
+ * differ from the state before. A change of amounts alone shows nowhere in a ticker, so it has no
+ * lag there; and since a poller records a ticker only when it changes, such a state would otherwise
+ * wait for the next change of prices to count as shown.
+ */
+export function tickerStates(emitted: readonly EmittedTop[]): EmittedTop[] {
+  const states: EmittedTop[] = [];
+  for (const state of emitted) {
+    const key = tickerKey(state.key);
+    if (states.length === 0 || states[states.length - 1].key !== key) states.push({ ...state, key });
+  }
+  return states;
 }
 
 /** A trade record of `/trades/{instrument}` as the pollers read it. */
