@@ -295,9 +295,13 @@ describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
     expect(pipeline.counters.loadsAbandoned).toBe(1);
   });
 
-  it('stops loading when stopped', async () => {
+  it('stops loading when stopped, and goes on when started again', async () => {
     pipeline.stop();
     for (let i = 0; i < 20; i++) await nextTurn();
     expect(pipeline.state).toBe('syncing');
+    pipeline.start();
+    for (let i = 0; i < 20 && pipeline.state !== 'live'; i++) await nextTurn();
+    expect(pipeline.state).toBe('live');
+    expect(pipeline.bookVersion).toBe(10);
   });
 });

@@ -117,6 +117,7 @@ export class InstrumentPipeline {
   }
 
   start(): void {
+    this.stopped = false;
     this.subscription = this.options.bookFeed.open(this.options.market, {
       onMessage: (message) => this.onBookMessage(message),
       onInterrupted: (reason) => {
@@ -128,6 +129,8 @@ export class InstrumentPipeline {
       // when it is opened, not when it was queued, or every queued book would fall back to REST.
       onOpened: () => this.sync.streamOpened(this.options.now()),
     });
+    // A load that a stop left half done goes on.
+    if (this.sync.loadPending) this.scheduleLoadSlice();
   }
 
   stop(): void {
