@@ -87,8 +87,7 @@ export class MainProcess {
 
   /** CPU time the process has used so far, in seconds (user and system). */
   cpuSeconds(): number {
-    const fields = statFields(this.pid);
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return processCpuSeconds(this.pid);
   }
 
   /** Resident set size now, in bytes. */
@@ -107,7 +106,13 @@ export class MainProcess {
   }
 }
 
-/** The fields of /proc/{pid}/stat after the command name (Linux). */
+/** CPU time a process has used so far, in seconds: user and system (Linux). */
+export function processCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The fields of /proc/{pid}/stat after the command name (Linux): utime and stime, the 14th and 15th of the line, at 11 and 12. */
 function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');

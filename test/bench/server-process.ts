@@ -1,7 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processCpuSeconds } from './bench-process';
 
 /** First message of a server process: where it listens. */
 export interface ServerReady {
@@ -70,10 +70,7 @@ export class ServerProcess {
   /** CPU time the process has used so far, in seconds (user and system; Linux only, else NaN). */
   cpuSeconds(): number {
     try {
-      const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
-      // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      return processCpuSeconds(this.child.pid ?? -1);
     } catch {
       return Number.NaN;
     }
@@ -91,4 +88,3 @@ export class ServerProcess {
 }
 
 /** `getconf CLK_TCK`: 100 on every Linux that Node runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
