@@ -74,17 +74,16 @@ async function main(): Promise<void> {
       env: { type: 'string', multiple: true, default: [] },
     },
   });
-  const gatewayEnv: Record<string, string> = { ...deployedRuntimeEnv() };
-  Object.assign(
-    gatewayEnv,
-    Object.fromEntries(
+  const gatewayEnv: Record<string, string> = {
+    ...deployedRuntimeEnv(),
+    ...Object.fromEntries(
       values.env!.map((pair) => {
         const at = pair.indexOf('=');
         if (at < 1) throw new Error(`--env wants KEY=VALUE, not ${pair}`);
         return [pair.slice(0, at), pair.slice(at + 1)];
       }),
     ),
-  );
+  };
   const durationMs = Number(values.minutes) * 60_000;
   const warmUpMs = Number(values['warm-up']) * 60_000;
   const sampleMs = Number(values['sample-seconds']) * 1_000;
