@@ -7,29 +7,22 @@ import { InstrumentWrite, PriceLevel } from './state-store';
 import { encodeTradeMember } from './trade-member';
 
 /**
- * Applies one `InstrumentWrite` atomically. Returns 1 when written, 0 when the fence did not match
- * (then nothing is written).
+ * Applies a run of `InstrumentWrite`s in order, each atomically; returns one integer per write, 1
+ * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
- * KEYS: lease, bids, asks, trades, head.
- * ARGV: expected lease text ('' = unfenced), replace ('1' | '0'), head JSON, channel, notice JSON,
- * tradesBefore ('' = none), bid levels, ask levels, trades. Levels are packed into one argument as
- * `price amount price amount ...` (amount 0 removes the level; for a price given more than once the
- * last entry wins), trades as `score member score member ...`. Neither decimals, trade ids nor trade
- * members hold a space.
+ * KEYS, five per write: lease, bids, asks, trades, head.
+ * ARGV: the change channel, then eight per write: expected lease text ('' = unfenced), replace
+ * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades.
+ * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
+ * level; for a price given more than once the last entry wins), trades as
+ * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
  *
  * One packed argument instead of one argument per item: a full book of 2 x 20,000 levels as 80,000
  * arguments took the client 25 to 35 ms to encode in one turn of the event loop, against a few for
  * one string, and Redis splits it faster than it parses a command of that many arguments.
  */
 const SOURCE = `
-local fence = ARGV[1]
-if fence ~= '' and redis.call('GET', KEYS[1]) ~= fence then
-  return 0
-end
-local replace = ARGV[2] == '1'
-if replace then
-  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-end
+local channel = ARGV[1]
 
 -- unpack() is bounded by the Lua stack, so long lists go to Redis in chunks.
 local CHUNK = 2000
@@ -39,7 +32,7 @@ local function send(command, key, list)
   end
 end
 
-local function applyLevels(key, packed)
+local function applyLevels(key, packed, replace)
   local latest = {}
   for price, amount in string.gmatch(packed, '(%S+) (%S+)') do
     latest[price] = amount
@@ -57,26 +50,93 @@ local function applyLevels(key, packed)
   send('HDEL', key, removed)
 end
 
-applyLevels(KEYS[2], ARGV[7])
-applyLevels(KEYS[3], ARGV[8])
-local trades = {}
-for score, member in string.gmatch(ARGV[9], '(%S+) (%S+)') do
-  trades[#trades + 1] = score
-  trades[#trades + 1] = member
+local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList)
+  if fence ~= '' and redis.call('GET', lease) ~= fence then
+    return 0
+  end
+  if replace then
+    redis.call('DEL', bids, asks, trades)
+  end
+  applyLevels(bids, bidLevels, replace)
+  applyLevels(asks, askLevels, replace)
+  local scored = {}
+  for score, member in string.gmatch(tradeList, '(%S+) (%S+)') do
+    scored[#scored + 1] = score
+    scored[#scored + 1] = member
+  end
+  send('ZADD', trades, scored)
+  if before ~= '' then
+    redis.call('ZREMRANGEBYSCORE', trades, '-inf', before)
+  end
+  redis.call('SET', head, headJson)
+  redis.call('PUBLISH', channel, notice)
+  return 1
 end
-send('ZADD', KEYS[4], trades)
-if ARGV[6] ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[6])
+
+local results = {}
+for write = 0, #KEYS / 5 - 1 do
+  local k, a = write * 5, 1 + write * 8
+  results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5],
+    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
 end
-redis.call('SET', KEYS[5], ARGV[3])
-redis.call('PUBLISH', ARGV[4], ARGV[5])
-return 1
+return results
 `;
 
 export const INSTRUMENT_WRITE_SCRIPT = new LuaScript(SOURCE);
 
-/** The script's keys and arguments for one write. */
-export function instrumentWriteCall(keys: StoreKeys, write: InstrumentWrite): ScriptCall {
+/**
+ * How many writes one script call carries at most, and the size of their packed arguments after
+ * which a call takes no more. One call per write cost the client about 25 us of CPU per instrument
+ * (a command, its promise and its reply each); one call per batch would hold Redis, and every
+ * reader behind it, for the whole of a large batch (a first write of deep books and days of trades).
+ */
+export const WRITES_PER_CALL = 64;
+export const CALL_ARGUMENT_CHARS = 256 * 1024;
+
+export interface WriteCallOptions {
+  /** On a Cluster every write goes alone: a call's keys must share one slot. */
+  readonly oneWritePerCall?: boolean;
+}
+
+/** The script calls for a batch of writes, in order; each call's reply holds one result per write it carries. */
+export function instrumentWriteCalls(
+  keys: StoreKeys,
+  batch: readonly InstrumentWrite[],
+  options: WriteCallOptions = {},
+): { call: ScriptCall; writes: number }[] {
+  const limit = options.oneWritePerCall ? 1 : WRITES_PER_CALL;
+  const calls: { call: ScriptCall; writes: number }[] = [];
+  let callKeys: string[] = [];
+  let callArgs: string[] = [keys.changes];
+  let chars = 0;
+  let writes = 0;
+  let group = '';
+  const close = (): void => {
+    if (writes === 0) return;
+    calls.push({ call: { keys: callKeys, args: callArgs, group }, writes });
+    callKeys = [];
+    callArgs = [keys.changes];
+    chars = 0;
+    writes = 0;
+  };
+  for (const write of batch) {
+    const { keys: writeKeys, args } = writeArguments(keys, write);
+    if (writes === 0) group = write.instrument;
+    callKeys.push(...writeKeys);
+    callArgs.push(...args);
+    for (const arg of args) chars += arg.length;
+    writes++;
+    if (writes === limit || chars >= CALL_ARGUMENT_CHARS) close();
+  }
+  close();
+  return calls;
+}
+
+/** The five keys and eight arguments of one write (see SOURCE). */
+export function writeArguments(
+  keys: StoreKeys,
+  write: InstrumentWrite,
+): { keys: readonly string[]; args: readonly string[] } {
   const instrumentKeys = keys.instrument(write.instrument);
   return {
     keys: [
@@ -90,14 +150,12 @@ export function instrumentWriteCall(keys: StoreKeys, write: InstrumentWrite): Sc
       write.fence ? encodeLease(write.fence) : '',
       write.replace ? '1' : '0',
       JSON.stringify(write.head),
-      keys.changes,
       JSON.stringify(instrumentNotice(write.head)),
       write.tradesBefore === undefined ? '' : String(write.tradesBefore),
       packLevels(write.levels?.bids ?? []),
       packLevels(write.levels?.asks ?? []),
       packTrades(write.tradesAdded ?? []),
     ],
-    group: write.instrument,
   };
 }
 

@@ -4,7 +4,7 @@ import { Cluster } from 'ioredis';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
 import { catalogNotice, parseChangeNotice } from './change-notice';
-import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCall } from './instrument-write-script';
+import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
 import { ListenerSet } from './listener-set';
 import {
@@ -104,11 +104,15 @@ export class RedisStateStore implements StateStore {
   }
 
   async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
-    const calls = batch.map((write) => instrumentWriteCall(this.keys, write));
-    const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(this.client, calls);
+    const calls = instrumentWriteCalls(this.keys, batch, { oneWritePerCall: this.client instanceof Cluster });
+    const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(
+      this.client,
+      calls.map(({ call }) => call),
+    );
+    const results = calls.flatMap(({ writes }, index) => writeResults(replies[index], writes));
     return batch.map((write, index) => ({
       instrument: write.instrument,
-      result: replies[index] === 1 ? 'written' : 'fenced',
+      result: results[index] === 1 ? 'written' : 'fenced',
     }));
   }
 
@@ -263,6 +267,13 @@ export async function getAll(client: RedisClient, keys: readonly string[]): Prom
   const pipeline = client.pipeline();
   for (const key of keys) pipeline.get(key);
   return valuesOf(await pipeline.exec()) as (string | null)[];
+}
+
+/** The per-write results of one script call: an array of 1 (written) and 0 (fenced), one per write. */
+function writeResults(reply: unknown, writes: number): unknown[] {
+  if (!Array.isArray(reply) || reply.length !== writes)
+    throw new Error(`the write script answered ${String(reply)} for ${writes} writes`);
+  return reply;
 }
 
 /** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */

@@ -5,7 +5,7 @@ import { BookSynchronizer } from '../../src/market/book-synchronizer';
 import { toFixedScale } from '../../src/market/decimal';
 import { EMPTY_STATS } from '../../src/market/market-stats';
 import { OrderBook } from '../../src/market/order-book';
-import { instrumentWriteCall } from '../../src/store/instrument-write-script';
+import { writeArguments } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite } from '../../src/store/state-store';
 import { decodeBookItem } from '../../src/upstream/hub/book-item.codec';
@@ -159,7 +159,7 @@ interface ResyncSteps {
   /** `takeChanges()` after the load, what the ingest's write takes of the book: median and fastest, ms. */
   readonly firstWrite: number;
   readonly fastestFirstWrite: number;
-  /** The store's script arguments built from that write (`instrumentWriteCall`), in the writer's same turn: median and fastest. */
+  /** The store's script arguments built from that write (`writeArguments`), in the writer's same turn: median and fastest. */
   readonly storeArguments: number;
   readonly fastestStoreArguments: number;
   /** The live book then checked against a REST snapshot of its version (parsed apart, so other strings): median and fastest. */
@@ -214,7 +214,7 @@ function benchResync(stream: RecordedBookStream, prepared: PreparedStream, round
       },
       levels: { bids: changes.bids, asks: changes.asks },
     };
-    const storeArguments = timed(() => instrumentWriteCall(keys, write));
+    const storeArguments = timed(() => writeArguments(keys, write));
     const rest = JSON.parse(JSON.stringify(resync)) as BookMessage;
     let checked!: ReturnType<BookSynchronizer['onRestSnapshot']>;
     const restCheck = timed(() => (checked = sync.onRestSnapshot(rest, 0)));

@@ -497,6 +497,59 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect((await store.readBook(BTC))?.version).toBe(5);
     });
 
+    it('applies a batch of hundreds of writes in order, deep books among them, each fenced on its own', async () => {
+      const instruments = Array.from({ length: 150 }, (_, i) => `m${i}_usdt`);
+      // Every third instrument's lease is held by another writer: its writes are fenced.
+      for (const [i, instrument] of instruments.entries())
+        if (i % 3 === 2) await subject.setLease(instrument, { owner: 'other', token: 9 });
+      const deep: PriceLevel[] = Array.from({ length: 12_000 }, (_, i) => [`${1 + i}.5`, '1']);
+      const { notices } = collectNotices(store);
+      const batch: InstrumentWrite[] = instruments.flatMap((instrument, i) => [
+        {
+          instrument,
+          replace: true,
+          head: head(instrument, 1),
+          levels: { bids: i % 50 === 0 ? deep : [['10', '1']], asks: [['20', String(i + 1)]] },
+          fence: { owner: 'me', token: 9 },
+        },
+        {
+          instrument,
+          replace: false,
+          head: head(instrument, 2),
+          levels: { bids: [['10', '0']], asks: [['21', '2']] },
+          fence: i % 3 === 2 ? undefined : { owner: 'me', token: 9 },
+        },
+      ]);
+      for (const [i, instrument] of instruments.entries())
+        if (i % 3 !== 2) await subject.setLease(instrument, { owner: 'me', token: 9 });
+
+      const outcomes = await store.write(batch);
+
+      expect(outcomes).toEqual(
+        batch.map((write, index) => ({
+          instrument: write.instrument,
+          result: index % 2 === 0 && instruments.indexOf(write.instrument) % 3 === 2 ? 'fenced' : 'written',
+        })),
+      );
+      for (const [i, instrument] of instruments.entries()) {
+        const book = await store.readBook(instrument);
+        const fenced = i % 3 === 2;
+        // A fenced replace left nothing; the unfenced change after it went through on its own.
+        expect({ instrument, version: book?.version, bids: book?.bids.length, asks: book?.asks }).toEqual({
+          instrument,
+          version: 2,
+          bids: fenced || i % 50 !== 0 ? 0 : deep.length,
+          asks: fenced
+            ? [['21', '2']]
+            : [
+                ['20', String(i + 1)],
+                ['21', '2'],
+              ],
+        });
+      }
+      await eventually(() => expect(notices).toHaveLength(batch.length - 50));
+    });
+
     it('never lets a reader see half a write', async () => {
       const reader = await subject.openPeer();
       const depth = 150;

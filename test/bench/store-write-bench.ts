@@ -1,0 +1,163 @@
+import Redis from 'ioredis';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { EMPTY_STATS } from '../../src/market/market-stats';
+import { parseChangeNotice } from '../../src/store/change-notice';
+import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from '../../src/store/instrument-write-script';
+import { StoreKeys } from '../../src/store/keys';
+import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
+import { startRedisServer } from '../support/redis-server';
+import { describeMachine } from './machine';
+
+/**
+ * The ingest's side of a store flush: the client CPU one instrument's write costs, in the shape the
+ * ingest writes under a burst (200 instruments per flush, each with a few changed levels per side,
+ * a trade and its head), against a private redis-server. Three ways, taking turns in one process:
+ *
+ * - `one call per write, notices heard`: a script call per instrument, and the writer's connection
+ *   subscribed to the change notices it publishes (every replica heard them all);
+ * - `one call per write`: the same without the notices (how a Redis Cluster is written, one slot
+ *   per call);
+ * - `batched`: up to WRITES_PER_CALL instruments per call, no notices (how a standalone Redis is
+ *   written, and what an ingest replica hears).
+ *
+ * CPU is the process's own (`process.cpuUsage`), user and system: what the writes cost the ingest
+ * whatever else runs on the machine. Medians of the rounds; ratios against the first way.
+ *
+ *   node -r ./test/bench/swc-register.js test/bench/store-write-bench.ts [--instruments 200] [--rounds 5] [--flushes 50] [--full]
+ */
+
+interface Way {
+  readonly name: string;
+  readonly oneWritePerCall: boolean;
+  readonly hearsNotices: boolean;
+}
+
+const WAYS: readonly Way[] = [
+  { name: 'one call per write, notices heard', oneWritePerCall: true, hearsNotices: true },
+  { name: 'one call per write', oneWritePerCall: true, hearsNotices: false },
+  { name: 'batched', oneWritePerCall: false, hearsNotices: false },
+];
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      instruments: { type: 'string', default: '200' },
+      rounds: { type: 'string', default: '5' },
+      flushes: { type: 'string', default: '50' },
+      full: { type: 'boolean', default: false },
+    },
+  });
+  const instruments = Number(values.instruments);
+  const rounds = values.full ? 15 : Number(values.rounds);
+  const flushes = Number(values.flushes);
+  const loadAtStart = loadavg()[0];
+  const redis = await startRedisServer({ args: [] });
+  const keys = new StoreKeys();
+  const client = new Redis(redis.url);
+  const subscriber = new Redis(redis.url);
+  let heard = 0;
+  subscriber.on('message', (_channel: string, message: string) => {
+    if (parseChangeNotice(message)) heard++;
+  });
+  try {
+    let version = 0;
+    const flush = async (way: Way): Promise<void> => {
+      version++;
+      const calls = instrumentWriteCalls(keys, burstFlush(instruments, version), way);
+      await INSTRUMENT_WRITE_SCRIPT.runAll(
+        client,
+        calls.map(({ call }) => call),
+      );
+    };
+    const cpuPerWrite: Record<string, number[]> = Object.fromEntries(WAYS.map((way) => [way.name, []]));
+    for (let round = -1; round < rounds; round++) {
+      // Each round starts with another way, so that none always follows the same one.
+      for (let turn = 0; turn < WAYS.length; turn++) {
+        const way = WAYS[(turn + Math.max(round, 0)) % WAYS.length];
+        if (way.hearsNotices) await subscriber.subscribe(keys.changes);
+        heard = 0;
+        const before = process.cpuUsage();
+        for (let i = 0; i < flushes; i++) await flush(way);
+        // The notices of the last flush are still arriving: they are part of its cost.
+        if (way.hearsNotices) while (heard < flushes * instruments) await new Promise(setImmediate);
+        const used = process.cpuUsage(before);
+        if (way.hearsNotices) await subscriber.unsubscribe(keys.changes);
+        if (round >= 0) cpuPerWrite[way.name].push((used.user + used.system) / (flushes * instruments));
+      }
+    }
+    const baseline = median(cpuPerWrite[WAYS[0].name]);
+    process.stdout.write(
+      [
+        `Machine: ${describeMachine()}; load average (1 min) at start ${loadAtStart.toFixed(1)}`,
+        `Flushes of ${instruments} instruments (5 changed levels per side, 1 trade, the head); ${flushes} flushes per turn, ${rounds} rounds after one of warm-up`,
+        '',
+        '| way | client CPU per instrument write, median (min–max) | against the first |',
+        '| --- | ---: | ---: |',
+        ...WAYS.map((way) => {
+          const samples = cpuPerWrite[way.name];
+          const range = `${Math.min(...samples).toFixed(1)}–${Math.max(...samples).toFixed(1)}`;
+          return `| ${way.name} | ${median(samples).toFixed(1)} µs (${range}) | **${(median(samples) / baseline).toFixed(2)}** |`;
+        }),
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    client.disconnect();
+    subscriber.disconnect();
+    await redis.stop();
+  }
+}
+
+/** One flush of the ingest under a burst: every instrument changed a few levels and traded once. */
+function burstFlush(instruments: number, version: number): InstrumentWrite[] {
+  const now = Date.now();
+  return Array.from({ length: instruments }, (_, i) => {
+    const instrument = `m${i}_usdt`;
+    const level = (base: number, k: number): PriceLevel => [
+      `${base + k}.${(version * 7 + k) % 100}`,
+      k === 0 ? '0' : `${k}.125`,
+    ];
+    return {
+      instrument,
+      replace: false,
+      head: {
+        instrument,
+        bookVersion: version,
+        bookUpdatedAt: now,
+        syncState: 'live',
+        bestBid: ['101.25', '0.5'],
+        bestAsk: ['101.5', '1.25'],
+        stats: { ...EMPTY_STATS, last: '101.3', open: '99.1', high: '105.2', low: '98.7', tradeCount: 3400 },
+        tradesRevision: version,
+        tradeFeed: 'live',
+        lastEventAt: now,
+        confirmedAt: now,
+      },
+      levels: {
+        bids: Array.from({ length: 5 }, (_, k) => level(100, k)),
+        asks: Array.from({ length: 5 }, (_, k) => level(102, k)),
+      },
+      tradesAdded: [
+        {
+          id: String(version * instruments + i),
+          instrument,
+          price: '101.3',
+          amount: '0.01',
+          side: 'buy',
+          time: now,
+        },
+      ],
+    };
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
