@@ -12,10 +12,11 @@ describe('StoreKeys', () => {
     });
     const custom = new StoreKeys('staging-mdg');
     expect(custom.instrument('eth_btc').head).toBe('staging-mdg:{eth_btc}:head');
-    expect([custom.catalog, custom.epoch, custom.changes]).toEqual([
+    expect([custom.catalog, custom.epoch, custom.changes, custom.catalogChanges]).toEqual([
       'staging-mdg:catalog',
       'staging-mdg:epoch',
       'staging-mdg:changes',
+      'staging-mdg:catalog-changes',
     ]);
   });
 

@@ -43,11 +43,16 @@ export class StoreKeys {
    */
   readonly epoch: string;
   /**
-   * Pub/sub channel: JSON of a `ChangeNotice`, published with every instrument write
-   * (`{"kind":"instrument","instrument","bookVersion","tradesRevision"}`) and catalogue write
-   * (`{"kind":"catalog","refreshedAt"}`).
+   * Pub/sub channel: JSON of the `ChangeNotice` of every instrument write
+   * (`{"kind":"instrument","instrument","bookVersion","tradesRevision"}`).
    */
   readonly changes: string;
+  /**
+   * Pub/sub channel: JSON of the `ChangeNotice` of every catalogue write
+   * (`{"kind":"catalog","refreshedAt"}`). A channel of its own, so that an ingest replica, which
+   * needs only these, is not sent the thousands of instrument notices a second it writes itself.
+   */
+  readonly catalogChanges: string;
   /**
    * Sorted set of the live ingest replicas: member = instance id, score = when the membership runs
    * out (Redis server time, Unix milliseconds). Each replica renews its entry with its leases, and
@@ -70,6 +75,7 @@ export class StoreKeys {
     this.catalog = `${prefix}:catalog`;
     this.epoch = `${prefix}:epoch`;
     this.changes = `${prefix}:changes`;
+    this.catalogChanges = `${prefix}:catalog-changes`;
     this.ingestMembers = `${prefix}:ingest-members`;
     this.ownerRequests = `${prefix}:owner-requests`;
   }

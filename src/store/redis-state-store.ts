@@ -36,6 +36,11 @@ export interface RedisStateStoreOptions {
   readonly logger?: StoreLogger;
   /** How long `health()` waits for PING before it reports Redis unreachable; 2000 ms by default. */
   readonly healthTimeoutMs?: number;
+  /**
+   * Whether `onChange` listeners hear of instrument writes (true by default), or only of catalogue
+   * writes: an ingest replica needs no more, and would otherwise be sent back every notice it writes.
+   */
+  readonly instrumentNotices?: boolean;
 }
 
 /**
@@ -88,7 +93,9 @@ export class RedisStateStore implements StateStore {
     reportConnectionErrors(this.subscriber, this.logger, 'Redis subscriber');
     this.subscriber.on('message', this.handleMessage);
     // The subscriber queues SUBSCRIBE until it is connected and repeats it after every reconnection.
-    this.subscribed = this.subscriber.subscribe(this.keys.changes).then(() => undefined);
+    const channels = [this.keys.catalogChanges];
+    if (options.instrumentNotices ?? true) channels.push(this.keys.changes);
+    this.subscribed = this.subscriber.subscribe(...channels).then(() => undefined);
     this.subscribed.catch((error: unknown) =>
       this.logger.warn(`subscribing to changes failed: ${String(error)}`),
     );
@@ -120,7 +127,7 @@ export class RedisStateStore implements StateStore {
     const replies = await this.client
       .multi()
       .set(this.keys.catalog, JSON.stringify(catalog))
-      .publish(this.keys.changes, JSON.stringify(catalogNotice(catalog.refreshedAt)))
+      .publish(this.keys.catalogChanges, JSON.stringify(catalogNotice(catalog.refreshedAt)))
       .exec();
     valuesOf(replies);
   }
@@ -224,7 +231,7 @@ export class RedisStateStore implements StateStore {
   };
 
   private readonly handleMessage = (channel: string, message: string): void => {
-    if (channel !== this.keys.changes) return;
+    if (channel !== this.keys.changes && channel !== this.keys.catalogChanges) return;
     const notice = parseChangeNotice(message);
     if (notice) this.changeListeners.emit(notice);
     else this.logger.warn(`ignored a malformed change notice: ${message.slice(0, 200)}`);

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { Role } from '../config/role';
 import { MemoryStateStore } from './memory-state-store';
 import { createRedisClient, reportConnectionErrors } from './redis-connection';
 import { RedisStateStore } from './redis-state-store';
@@ -40,6 +41,7 @@ export class StoreModule {
               logger,
               prefix: config.REDIS_PREFIX,
               closeClient: true,
+              instrumentNotices: config.ROLE !== Role.Ingest,
             });
             // Redis may be down at boot: start anyway, the store reconnects and writers fill it when it is back.
             const ready = await Promise.race([

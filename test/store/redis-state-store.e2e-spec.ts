@@ -114,6 +114,24 @@ describe('RedisStateStore in Redis', () => {
     });
   });
 
+  it('tells a store opened without instrument notices of catalogue writes alone', async () => {
+    const writer = await set.open();
+    const ingest = RedisStateStore.fromUrl(server.url, { prefix: set.prefix, instrumentNotices: false });
+    try {
+      await ingest.ready();
+      const heard: unknown[] = [];
+      ingest.onChange((notice) => heard.push(notice));
+      const everything: unknown[] = [];
+      writer.onChange((notice) => everything.push(notice));
+      await writer.write([write(1)]);
+      await writer.writeCatalog({ markets: [], assets: [], refreshedAt: 7 });
+      await eventually(() => expect(everything).toHaveLength(2));
+      await eventually(() => expect(heard).toEqual([{ kind: 'catalog', refreshedAt: 7 }]));
+    } finally {
+      await ingest.close();
+    }
+  });
+
   it('stores a full book of 10000 levels per side in one write', async () => {
     const store = await set.open();
     const bids: PriceLevel[] = Array.from({ length: 10_000 }, (_, i) => [`${i + 1}.000000000000000001`, '1']);
