@@ -3,13 +3,23 @@ import {
   HubConnection,
   HubConnectionBuilder,
   HubConnectionState,
+  IHttpConnectionOptions,
 } from '@microsoft/signalr';
+import WebSocket from 'ws';
 import { BookStream, BookStreamHost } from './book-stream';
 import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
 import { marketDataHubUrl } from './hub-url';
 import { StreamStarter } from './stream-starter';
+
+/**
+ * The official client's option for the WebSocket class it opens in Node (left out of its published
+ * types): the project's ws rather than the older copy the client bundles, which checks the UTF-8 of
+ * every frame byte by byte in JavaScript where the newer one does it natively. A client that stopped
+ * reading the option would fall back to its own copy, slower but the same.
+ */
+const PROJECT_WEBSOCKET = { WebSocket } as IHttpConnectionOptions;
 import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
 import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
@@ -230,6 +240,7 @@ export class HubClient {
       .withUrl(this.url, {
         skipNegotiation: this.skipNegotiation,
         transport: HttpTransportType.WebSockets,
+        ...PROJECT_WEBSOCKET,
       })
       .withHubProtocol(this.protocol)
       .withAutomaticReconnect(this.backoff)
