@@ -117,6 +117,15 @@ describe('TradeWindow', () => {
     expect(window.trades()).toEqual([]);
   });
 
+  it('keeps the fields of a trade and nothing else a decoder put beside them', () => {
+    const window = new TradeWindow();
+    const decoded = { ...trade(1, T0, '2.5', '0.1'), instrument: 'a_long_instrument_name', row: [1, 2, 3] };
+    window.add([decoded], T0);
+    expect(window.trades()).toEqual([
+      { id: '1', instrument: 'a_long_instrument_name', price: '2.5', amount: '0.1', side: 'buy', time: T0 },
+    ]);
+  });
+
   it('ignores a trade id seen before and returns only the trades added', () => {
     const window = new TradeWindow();
     expect(window.add([trade(1, T0, '5'), trade(1, T0 + 1, '6')], T0 + 1)).toEqual([trade(1, T0, '5')]);

@@ -85,6 +85,8 @@ export class TradeWindow {
   private readonly highest = new PriceExtreme(1);
   private readonly lowest = new PriceExtreme(-1);
   private extremesStale = false;
+  /** The instrument's name as the window's trades share it. */
+  private instrument = '';
 
   constructor(readonly windowMs: number = DAY_MS) {}
 
@@ -105,7 +107,8 @@ export class TradeWindow {
     const added: Trade[] = [];
     for (const trade of trades) {
       if (trade.time <= cutoff || this.ids.has(trade.id)) continue;
-      const owned = ownTrade(trade);
+      if (trade.instrument !== this.instrument) this.instrument = ownText(trade.instrument);
+      const owned = ownTrade(trade, this.instrument);
       this.ids.add(owned.id);
       added.push(owned);
     }
@@ -246,13 +249,18 @@ function statsOf(trades: readonly Trade[]): MarketStats {
   };
 }
 
-/** The trade with texts of its own: a day in the window must not keep the frame or page it came in. */
-function ownTrade(trade: Trade): Trade {
+/**
+ * The trade with texts of its own, as an object literal of one fixed shape: a day in the window must
+ * not keep the frame or page it came in, nor any field the decoder added. `instrument` is the text
+ * the window already holds for it, so that a day of trades shares one copy.
+ */
+function ownTrade(trade: Trade, instrument: string): Trade {
   return {
-    ...trade,
     id: ownText(trade.id),
-    instrument: ownText(trade.instrument),
+    instrument,
     price: ownText(trade.price),
     amount: ownText(trade.amount),
+    side: trade.side,
+    time: trade.time,
   };
 }
