@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import request from 'supertest';
+import { MIN_COMPRESSED_BYTES } from '../../src/api/http/send-cached';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, readTruth, setFlow, Truth } from '../support/truth';
 import { expectedFigures, fixed, FROZEN, LISTED, PLAIN, Scales } from './expected-figures';
@@ -201,6 +202,11 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
     const brotli = await get('/orderbook/btc_usdt').set('Accept-Encoding', 'br, gzip').expect(200);
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.body).toEqual(gzip.body);
+    // A body of a few hundred bytes goes as it is: compressing it saves next to nothing.
+    const top = await get('/orderbook/btc_usdt?level=1').set('Accept-Encoding', 'br, gzip').expect(200);
+    expect(top.headers['content-encoding']).toBeUndefined();
+    expect(Number(top.headers['content-length'])).toBeLessThan(MIN_COMPRESSED_BYTES);
+    expect(top.body.bids).toHaveLength(1);
   });
 });
 

@@ -11,8 +11,15 @@ export interface Freshness {
 }
 
 /**
+ * Bodies shorter than this go uncompressed whatever the client accepts: a few hundred bytes (a top
+ * of the book, one ticker, an error) gain a few dozen bytes from gzip or brotli, while each new body
+ * costs a compressor's set-up, tens of microseconds, and such bodies change with every write.
+ */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+/**
  * Sends a cached body: 304 when the client already has it, else the bytes in the best encoding the
- * client accepts. Every response says how old its data is (`X-Data-Age-Ms`, `Last-Modified`).
+ * client accepts (see MIN_COMPRESSED_BYTES). Every response says how old its data is (`X-Data-Age-Ms`, `Last-Modified`).
  */
 export function sendCached(
   request: ApiRequest,
@@ -35,7 +42,10 @@ export function sendCached(
     return;
   }
   reply.header('content-type', cached.contentType);
-  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  const encoding =
+    cached.body.length >= MIN_COMPRESSED_BYTES
+      ? preferredEncoding(request.headers['accept-encoding'])
+      : undefined;
   if (encoding) {
     reply.header('content-encoding', encoding);
     reply.send(cached.encodedAs(encoding));
