@@ -112,6 +112,7 @@ export class CmcController {
       market,
       `cmc:orderbook:${market.instrument}:${perSide}:${level}`,
       (book) => JSON.stringify(cmcOrderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
+      level === 1 ? 1 : perSide,
     );
   }
 

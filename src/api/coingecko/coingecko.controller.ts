@@ -95,6 +95,7 @@ export class CoingeckoController {
         JSON.stringify(
           coingeckoOrderBookRecord(tickerId, book.updatedAt, bookSides(market, book, perSide, 2)),
         ),
+      perSide,
     );
   }
 

@@ -50,8 +50,10 @@ export class Responder {
     market: MarketInfo,
     key: string,
     build: (book: BookView) => string,
+    /** Levels of each side the body shows, 0 for all: one comes from the instrument's head. */
+    perSide = 0,
   ): Promise<void> {
-    const book = await this.listing.book(market);
+    const book = await this.listing.book(market, perSide);
     this.send(request, reply, {
       key,
       version: `${book.version}:${book.updatedAt}`,

@@ -134,6 +134,7 @@ export class ListingController {
       market,
       `orderbook:${market.instrument}:${perSide}:${level}`,
       (book) => JSON.stringify(orderBookRecord(book.updatedAt, bookSides(market, book, perSide, level))),
+      level === 1 ? 1 : perSide,
     );
   }
 

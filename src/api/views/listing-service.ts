@@ -91,8 +91,10 @@ export class ListingService {
     return this.views.assetName(symbol);
   }
 
-  async book(market: MarketInfo): Promise<BookView> {
-    const book = await this.views.book(market.instrument);
+  /** The book, at least `perSide` levels of each side (0: every level). */
+  async book(market: MarketInfo, perSide = 0): Promise<BookView> {
+    const book =
+      perSide === 1 ? this.views.topOfBook(market.instrument) : await this.views.book(market.instrument);
     if (!book) throw ApiError.unavailable('no_data', `no book for ${market.instrument} yet`);
     return book;
   }

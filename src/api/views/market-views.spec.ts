@@ -162,3 +162,35 @@ describe('MarketViews when the store cannot be reached', () => {
     }
   });
 });
+
+describe('MarketViews top of the book', () => {
+  it("is the head's best bid and ask at the head's version, current with every notice", async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    const write = (version: number, bid: string, ask: string): InstrumentWrite => ({
+      instrument: BTC,
+      replace: version === 1,
+      head: head(BTC, version, { bestBid: [bid, '1'], bestAsk: [ask, '2'] }),
+      levels: { bids: [[bid, '1']], asks: [[ask, '2']] },
+    });
+    await store.write([write(1, '99', '201')]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    try {
+      const book = await views.book(BTC);
+      expect(views.topOfBook(BTC)).toEqual({ ...book, bids: [['99', '1']], asks: [['201', '2']] });
+      // The top follows every notice; a full book is read again only when asked for.
+      await store.write([write(2, '99.5', '200.5')]);
+      await eventually(() =>
+        expect(views.topOfBook(BTC)).toMatchObject({
+          version: 2,
+          bids: [['99.5', '1']],
+          asks: [['200.5', '2']],
+        }),
+      );
+      expect(views.topOfBook('eth_usdt')).toBeUndefined();
+    } finally {
+      await views.onApplicationShutdown();
+    }
+  });
+});

@@ -128,6 +128,24 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     return this.heads.get(instrument);
   }
 
+  /**
+   * The best bid and ask as a book of one level a side, from the head: written with the levels in one
+   * step, its best levels are the book's at its version, and it is kept current by every change
+   * notice, where a full book is read again at most every BOOK_REFRESH_MS and costs a read of both sides.
+   */
+  topOfBook(instrument: string): BookView | undefined {
+    const head = this.heads.get(instrument);
+    if (!head) return undefined;
+    return {
+      instrument,
+      version: head.bookVersion,
+      updatedAt: head.bookUpdatedAt,
+      syncState: head.syncState,
+      bids: head.bestBid ? [head.bestBid] : [],
+      asks: head.bestAsk ? [head.bestAsk] : [],
+    };
+  }
+
   /** The full book, fetched again only when its version moved (and at most every BOOK_REFRESH_MS). */
   async book(instrument: string): Promise<BookView | undefined> {
     const cached = this.books.get(instrument);
