@@ -194,3 +194,36 @@ describe('MarketViews top of the book', () => {
     }
   });
 });
+
+describe('MarketViews listing generation', () => {
+  it('grows when a listed figure changes, and not when only the freshness of the data does', async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    const write = (version: number, extra: Parameters<typeof head>[2]): InstrumentWrite => ({
+      instrument: BTC,
+      replace: false,
+      head: head(BTC, version, { bestBid: ['99', '1'], bestAsk: ['101', '1'], ...extra }),
+    });
+    await store.write([write(1, {})]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    const settled = async (version: number): Promise<number> => {
+      await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(version));
+      return views.listingGeneration;
+    };
+    try {
+      const start = await settled(1);
+      // A new version with other amounts at the same prices, and a newer confirmation: nothing listed moved.
+      await store.write([write(2, { bestBid: ['99', '5'], confirmedAt: NOW + 1 })]);
+      expect(await settled(2)).toBe(start);
+      const stats = { ...head(BTC, 0).stats, baseVolume: '1.5', tradeCount: 1 };
+      await store.write([write(3, { stats })]);
+      expect(await settled(3)).toBeGreaterThan(start);
+      const afterStats = views.listingGeneration;
+      await store.write([write(4, { stats, bestAsk: ['100.5', '1'] })]);
+      expect(await settled(4)).toBeGreaterThan(afterStats);
+    } finally {
+      await views.onApplicationShutdown();
+    }
+  });
+});

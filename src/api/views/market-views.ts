@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
+import { MarketStats } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
@@ -263,7 +264,20 @@ function listingFiguresDiffer(a: InstrumentHead, b: InstrumentHead): boolean {
     a.syncState !== b.syncState ||
     a.bestBid?.[0] !== b.bestBid?.[0] ||
     a.bestAsk?.[0] !== b.bestAsk?.[0] ||
-    JSON.stringify(a.stats) !== JSON.stringify(b.stats)
+    statsDiffer(a.stats, b.stats)
+  );
+}
+
+function statsDiffer(a: MarketStats, b: MarketStats): boolean {
+  return (
+    a.last !== b.last ||
+    a.open !== b.open ||
+    a.high !== b.high ||
+    a.low !== b.low ||
+    a.baseVolume !== b.baseVolume ||
+    a.quoteVolume !== b.quoteVolume ||
+    a.tradeCount !== b.tradeCount ||
+    a.source !== b.source
   );
 }
 
