@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { MarketInfo } from './market-info';
 import { EMPTY_STATS, MarketStats } from './market-stats';
 import { percentChange, summarizeMarket } from './market-summary';
@@ -91,5 +92,55 @@ describe('percentChange', () => {
     expect(percentChange('1000000', '999999.99')).toBe('0.00');
     expect(percentChange('0', '5')).toBe('0.00');
     expect(percentChange('3', '3.0000000000000001')).toBe('0.00');
+  });
+
+  it('rounds the exact quotient half away from zero, where a quotient carried to 40 places once rounded up early', () => {
+    // (1 - 0.99999...) / 1 x 100 is 0.00499999...: under the halfway point, however close.
+    expect(percentChange('1', `1.0000${'4'.repeat(1)}${'9'.repeat(40)}`)).toBe('0.00');
+    expect(percentChange('3', '3.00015')).toBe('0.01');
+    expect(percentChange('3', '2.99985')).toBe('-0.01');
+    expect(percentChange('3', '2.9998499')).toBe('-0.01');
+    expect(percentChange('3', '2.99985001')).toBe('0.00');
+  });
+
+  it('agrees with exact integer arithmetic for any two decimals', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 24n }), fc.integer({ min: 0, max: 18 }))
+      .map(([units, scale]) => ({ units, scale }));
+    const text = ({ units, scale }: { units: bigint; scale: number }): string => {
+      const digits = units.toString().padStart(scale + 1, '0');
+      return scale === 0
+        ? digits
+        : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`.replace(/\.?0+$/, '');
+    };
+    /** Half away from zero at two decimals of (last - open) x 100 / open, in integers. */
+    const reference = (open: { units: bigint; scale: number }, last: { units: bigint; scale: number }) => {
+      const scale = Math.max(open.scale, last.scale);
+      const o = open.units * 10n ** BigInt(scale - open.scale);
+      const l = last.units * 10n ** BigInt(scale - last.scale);
+      if (o === 0n) return '0.00';
+      const numerator = (l - o) * 10_000n;
+      const magnitude = numerator < 0n ? -numerator : numerator;
+      let hundredths = magnitude / o;
+      if (2n * (magnitude % o) >= o) hundredths += 1n;
+      const digits = hundredths.toString().padStart(3, '0');
+      const sign = numerator < 0n && hundredths > 0n ? '-' : '';
+      return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+    };
+    fc.assert(
+      fc.property(decimal, decimal, (open, last) => {
+        expect(percentChange(text(open), text(last))).toBe(reference(open, last));
+      }),
+      { seed: 20261125, numRuns: 2000 },
+    );
+    // Close to the halfway points, where the rounding is decided.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: -3, max: 3 }), (k, nudge) => {
+        const open = { units: 10n ** 12n, scale: 0 };
+        const last = { units: 10n ** 28n + BigInt(k) * 5n * 10n ** 23n + BigInt(nudge), scale: 16 };
+        expect(percentChange(text(open), text(last))).toBe(reference(open, last));
+      }),
+      { seed: 7, numRuns: 500 },
+    );
   });
 });
