@@ -21,7 +21,10 @@ export interface ObservedTop {
 }
 
 export interface TopLags {
-  /** Milliseconds from each emitted state's event time to the first response that showed it or a newer one. */
+  /**
+   * Milliseconds from each emitted state's event time to the first response that showed it or a
+   * newer one, in the order of the states: `lags[i]` is the lag of `emitted[i]`.
+   */
   readonly lags: number[];
   /** Emitted states that no response showed, nor any newer state. */
   readonly unseen: number;
@@ -105,6 +108,25 @@ export function tickerStates(emitted: readonly EmittedTop[]): EmittedTop[] {
     if (states.length === 0 || states[states.length - 1].key !== key) states.push({ ...state, key });
   }
   return states;
+}
+
+/**
+ * Which ticker states a poller can time, by index. Prices come back often (bid 10.1, then 10.2, then
+ * 10.1 again), and a poller that records a ticker when it changes cannot see a return to prices it
+ * was already shown: the state that returns, and the ones between the two times those prices were
+ * emitted, are credited only at the next change of prices, however soon the API showed them. A
+ * state is left out when its own prices were emitted within `windowMs` before it, or when prices
+ * emitted within `windowMs` before it come back within `windowMs` after it.
+ */
+export function timeableTickerStates(states: readonly EmittedTop[], windowMs: number): boolean[] {
+  return states.map((state, index) => {
+    const recent = new Set<string>();
+    for (let j = index - 1; j >= 0 && states[j].time >= state.time - windowMs; j--) recent.add(states[j].key);
+    if (recent.has(state.key)) return false;
+    for (let j = index + 1; j < states.length && states[j].time <= state.time + windowMs; j++)
+      if (recent.has(states[j].key)) return false;
+    return true;
+  });
 }
 
 /** A trade record of `/trades/{instrument}` as the pollers read it. */

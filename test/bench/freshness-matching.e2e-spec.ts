@@ -1,0 +1,55 @@
+import { EmittedTop, tickerStates, timeableTickerStates, topLags } from './freshness-matching';
+
+/** Ticker states (bid|ask) emitted at the given times, one version each. */
+function states(...emitted: [time: number, key: string][]): EmittedTop[] {
+  return emitted.map(([time, key], version) => ({ time, key, version }));
+}
+
+describe('freshness matching', () => {
+  it('gives each emitted state its lag in the order of the states, skipped ones by a newer one', () => {
+    const emitted = states([0, 'a|b'], [10, 'a|c'], [20, 'd|c'], [500, 'e|c']);
+    const lags = topLags(emitted, [
+      { time: 90, key: 'a|c' },
+      { time: 130, key: 'd|c' },
+    ]);
+
+    expect(lags.lags).toEqual([90, 80, 110]);
+    expect(lags.unseen).toBe(1);
+  });
+
+  it('keeps the states of a ticker whose prices changed', () => {
+    const emitted = states([0, '1 5|2 5'], [10, '1 6|2 5'], [20, '1 6|3 5']);
+
+    expect(tickerStates(emitted).map((state) => state.key)).toEqual(['1|2', '1|3']);
+  });
+
+  it('times a change of prices that does not come back', () => {
+    const emitted = states([0, '1|2'], [300, '1|3'], [600, '2|3'], [900, '2|4']);
+
+    expect(timeableTickerStates(emitted, 200)).toEqual([true, true, true, true]);
+  });
+
+  it('leaves out a return to recent prices and the states it spans, but not older returns', () => {
+    const emitted = states(
+      [0, '1|2'],
+      [40, '1|3'], // 1|2 comes back at 60
+      [60, '1|2'], // shown 60 ms before
+      [400, '5|6'],
+      [1_000, '1|3'], // last emitted 960 ms before: outside the window
+    );
+
+    expect(timeableTickerStates(emitted, 200)).toEqual([true, false, false, true, true]);
+  });
+
+  it('shows why: a poller that records changes credits a returned state only at the next change', () => {
+    const emitted = states([0, '1|2'], [40, '1|3'], [60, '1|2'], [400, '5|6']);
+    // The poller saw 1|2 before 1|3 was emitted, never saw 1|3, and saw 5|6 at 450.
+    const lags = topLags(emitted, [
+      { time: 20, key: '1|2' },
+      { time: 450, key: '5|6' },
+    ]);
+
+    expect(lags.lags).toEqual([20, 410, 390, 50]);
+    expect(timeableTickerStates(emitted, 200)).toEqual([true, false, false, true]);
+  });
+});
