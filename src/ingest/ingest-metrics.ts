@@ -148,7 +148,7 @@ export class IngestMetrics {
     });
     this.storeWriteDuration = new Histogram({
       name: 'mdg_store_write_duration_seconds',
-      help: 'How long one batched write to the state store took; part of every change\'s lag, with the flush interval.',
+      help: "How long one batched write to the state store took; part of every change's lag, with the flush interval.",
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     });

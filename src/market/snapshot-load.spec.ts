@@ -145,9 +145,7 @@ describe('SnapshotLoad', () => {
     const book = new OrderBook();
     const load = book.startLoad([bid('1', '1'), ask('2', '1')], 1);
     book.apply(bid('1.5', '1'));
-    expect(() => book.install(load, 1, 0)).toThrow(
-      'the book changed while a snapshot was loading',
-    );
+    expect(() => book.install(load, 1, 0)).toThrow('the book changed while a snapshot was loading');
   });
 
   it('rejects a slice of no levels', () => {
