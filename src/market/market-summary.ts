@@ -1,6 +1,6 @@
 import BigConstructor from 'big.js';
 import { PriceLevel } from './book-update';
-import { formatFixed, toDecimal, toFixedScale, ZERO } from './decimal';
+import { formatFixed, toFixedScale } from './decimal';
 import { isFrozen, MarketInfo } from './market-info';
 import { MarketStats } from './market-stats';
 
@@ -64,10 +64,11 @@ PercentDecimal.DP = 3;
 PercentDecimal.RM = BigConstructor.roundDown;
 PercentDecimal.strict = true;
 const HUNDRED = new PercentDecimal('100');
+const PERCENT_ZERO = new PercentDecimal('0');
 
 /** `(last - open) / open x 100`, rounded half away from zero to two decimals; "0.00" when open is zero. */
 export function percentChange(open: string, last: string): string {
-  if (toDecimal(open).eq(ZERO)) return '0.00';
   const opening = new PercentDecimal(open);
+  if (opening.eq(PERCENT_ZERO)) return '0.00';
   return formatFixed(new PercentDecimal(last).minus(opening).times(HUNDRED).div(opening), 2);
 }

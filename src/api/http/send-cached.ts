@@ -19,7 +19,8 @@ export const MIN_COMPRESSED_BYTES = 1024;
 
 /**
  * Sends a cached body: 304 when the client already has it, else the bytes in the best encoding the
- * client accepts (see MIN_COMPRESSED_BYTES). Every response says how old its data is (`X-Data-Age-Ms`, `Last-Modified`).
+ * client accepts (see MIN_COMPRESSED_BYTES). Every response says how old its data is
+ * (`X-Data-Age-Ms`, `Last-Modified`).
  */
 export function sendCached(
   request: ApiRequest,
