@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRedisServer } from '../support/redis-server';
 import { sleep } from './bench-process';
+import { monotonicMicros, profileTables, readCpuProfile } from './cpu-profile';
 import { describeMachine } from './machine';
 import { ServerProcess } from './server-process';
 
@@ -16,33 +17,6 @@ import { ServerProcess } from './server-process';
  *   npm run bench -- --only ingest-profile
  *   npm run bench -- --only ingest-profile --flow 400 --seconds 30 --keep-profile
  */
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-}
-
-interface CpuProfile {
-  /** Microseconds, on the profiled process's clock. */
-  readonly startTime: number;
-  readonly endTime: number;
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
-
-/** Areas of the ingest by source file; the first match wins. */
-const AREAS: readonly (readonly [area: string, pattern: RegExp])[] = [
-  ['garbage collection', /^\(garbage collector\)/],
-  ['JSON parse (exact)', /exact-json|lossless-json/],
-  ['hub protocol and client', /upstream\/hub\/|@microsoft\/signalr/],
-  ['book item decode', /json-fields|book-item\.codec|market\/decimal|big\.js/],
-  ['order book', /market\/order-book|book-synchronizer/],
-  ['pipeline and store flush', /ingest\/|src\/store\//],
-  ['Redis client', /ioredis|redis-parser|denque|cluster-key-slot/],
-  ['websocket', /node_modules\/ws\//],
-  ['node internals', /^node:|^internal|^$/],
-];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -74,27 +48,18 @@ async function main(): Promise<void> {
     await sleep(5_000);
     const versionsBefore = await bookVersions(sandbox.url, instruments);
     const cpuBefore = gateway.cpuSeconds();
-    const windowStart = performance.now();
+    const windowStart = monotonicMicros();
     await sleep(seconds * 1000);
     const cpu = gateway.cpuSeconds() - cpuBefore;
-    const elapsed = (performance.now() - windowStart) / 1000;
-    const windowEnd = performance.now();
+    const window = { start: windowStart, end: monotonicMicros() };
+    const elapsed = (window.end - window.start) / 1e6;
     const versionsAfter = await bookVersions(sandbox.url, instruments);
+    const gatewayPid = gateway.pid;
+    // The profile is written as the gateway exits.
     await gateway.close();
     gateway = undefined;
-    // The profile ends as the gateway exits, which is when close() returns: the window is placed back from there.
-    const closed = performance.now();
-    const window = { fromEnd: (closed - windowStart) * 1000, toEnd: (closed - windowEnd) * 1000 };
     const deltas = versionsAfter.reduce((sum, version, index) => sum + version - versionsBefore[index], 0);
-    const profile = JSON.parse(
-      readFileSync(
-        join(
-          profileDir,
-          readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!,
-        ),
-        'utf8',
-      ),
-    ) as CpuProfile;
+    const profile = readCpuProfile(profileDir, gatewayPid);
     const lines = [
       '## Ingest profile',
       '',
@@ -116,53 +81,6 @@ async function main(): Promise<void> {
     await redis.stop();
     if (!values['keep-profile']) rmSync(profileDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Self time by area and the top functions, over the samples of the measured window (`fromEnd` to
- * `toEnd` microseconds before the profile's end), so that start-up and sync are left out.
- */
-function profileTables(profile: CpuProfile, window: { fromEnd: number; toEnd: number }): string[] {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const byFunction = new Map<string, number>();
-  let total = 0;
-  let time = profile.startTime;
-  profile.samples.forEach((id, index) => {
-    time += profile.timeDeltas[index] ?? 0;
-    const beforeEnd = profile.endTime - time;
-    if (beforeEnd > window.fromEnd || beforeEnd < window.toEnd) return;
-    const frame = nodes.get(id)!.callFrame;
-    const where = frame.url.replace(/^.*\/(node_modules\/|src\/)/, '$1');
-    const key = `${frame.functionName || '(anonymous)'} ${where}${frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : ''}`;
-    const self = profile.timeDeltas[index] ?? 0;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + self);
-    total += self;
-  });
-  const busy = [...byFunction].filter(([key]) => !key.startsWith('(idle)') && !key.startsWith('(program)'));
-  const busyTotal = busy.reduce((sum, [, time]) => sum + time, 0);
-  const byArea = new Map<string, number>();
-  for (const [key, time] of busy) {
-    const area = AREAS.find(
-      ([, pattern]) => pattern.test(key.slice(key.indexOf(' ') + 1)) || pattern.test(key),
-    )?.[0];
-    byArea.set(area ?? 'other', (byArea.get(area ?? 'other') ?? 0) + time);
-  }
-  const share = (time: number) => `${((100 * time) / busyTotal).toFixed(1)} %`;
-  return [
-    `Busy ${((100 * busyTotal) / total).toFixed(0)} % of the window's samples; shares of the busy time:`,
-    '',
-    '| area | self time |',
-    '| --- | ---: |',
-    ...[...byArea].sort((a, b) => b[1] - a[1]).map(([area, time]) => `| ${area} | ${share(time)} |`),
-    '',
-    '| function | self time |',
-    '| --- | ---: |',
-    ...busy
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 15)
-      .map(([key, time]) => `| \`${key}\` | ${share(time)} |`),
-    '',
-  ];
 }
 
 async function listedInstruments(baseUrl: string): Promise<string[]> {

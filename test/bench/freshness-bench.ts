@@ -26,6 +26,7 @@ import {
   topKey,
   topLags,
 } from './freshness-matching';
+import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
 import { describeMachine } from './machine';
 
 /**
@@ -53,7 +54,7 @@ import { describeMachine } from './machine';
  *
  *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
  *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
- *   ... freshness-bench.ts --cpu-prof-dir prof                                   the gateway's processes profiled
+ *   ... freshness-bench.ts --cpu-prof-dir prof      the gateway's processes profiled; their self time in the watched phase by area and function
  *   ... freshness-bench.ts --flush-interval-ms 50                                another FLUSH_INTERVAL_MS
  *   ... freshness-bench.ts --gateway-first     the exchange at a lower CPU priority than the gateway
  *
@@ -139,12 +140,18 @@ export interface FreshnessResult {
    */
   readonly ticker: LagFigures &
     PollRoundTrips & { readonly pollsPerSecond: number; readonly everyState: LagFigures };
+  /** With `--cpu-prof-dir`: where each gateway process's CPU went in the watched phase. */
+  readonly profiles?: readonly { readonly name: string; readonly tables: readonly string[] }[];
 }
 
 /** One poll's request to response, p50 and p99: part of the lag, on top of the poll interval. */
 interface PollRoundTrips {
   readonly pollRoundTripP50Ms: number;
   readonly pollRoundTripP99Ms: number;
+}
+
+function roundTripFigures(roundTrips: readonly number[]): PollRoundTrips {
+  return { pollRoundTripP50Ms: percentile(roundTrips, 50), pollRoundTripP99Ms: percentile(roundTrips, 99) };
 }
 
 interface LagFigures {
@@ -204,8 +211,18 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     SANDBOX_HISTORY_HOURS: '1',
   });
   let deployment: Deployment | undefined;
+  let result: FreshnessResult;
+  let watchedWindow: ProfileWindow;
+  let profiled: { name: string; pid: number }[];
   try {
     deployment = await deploy(settings, sandbox.url);
+    profiled = [
+      {
+        name: settings.topology === 'all' ? 'gateway (role all)' : 'ingest replica',
+        pid: deployment.gateway.pid,
+      },
+      ...(deployment.api ? [{ name: 'API replica', pid: deployment.api.pid }] : []),
+    ];
     // Raising the niceness of a process of one's own user needs no privilege.
     if (settings.gatewayFirst) setPriority(sandbox.process.pid, EXCHANGE_NICENESS);
     const { apiUrl } = deployment;
@@ -247,9 +264,11 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       watchTrades(apiUrl, instrument, settings.tradePollMs, phaseStart, watching),
     );
     const tickerWatch = watchTickers(apiUrl, watchedBooks, settings.tickerPollMs, watching);
+    const watchedStart = monotonicMicros();
     const polled = await measurePhase(deployment, sandbox.process, settings.phaseSeconds, () =>
       sleep(settings.phaseSeconds * 1000),
     );
+    watchedWindow = { start: watchedStart, end: monotonicMicros() };
     // The burst stops; the watchers go on until the last changes have reached the API.
     await setBurst(sandbox.url, 0);
     await sleep(2_000);
@@ -264,6 +283,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     const tickerLags: number[] = [];
     const timeableTickerLags: number[] = [];
     let tickerUnseen = 0;
+    let timeableTickerUnseen = 0;
     let unseen = 0;
     let unstored = 0;
     let observations = 0;
@@ -282,10 +302,10 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       tickerLags.push(...byTicker.lags);
       timeableTickerLags.push(...byTicker.lags.filter((_, index) => timeable[index]));
       tickerUnseen += byTicker.unseen;
+      timeableTickerUnseen += timeable.slice(byTicker.lags.length).filter(Boolean).length;
     }
-    const roundTrips = books.flatMap((watch) => watch.roundTrips);
     const tradeLags = trades.flatMap((watch) => watch.lags);
-    return {
+    result = {
       settings,
       quiet,
       polled,
@@ -293,8 +313,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
         ...figures(bookLags, unseen),
         observations,
         pollsPerWatcherPerSecond: average(books.map((watch) => watch.polls)) / watchedSeconds,
-        pollRoundTripP50Ms: percentile(roundTrips, 50),
-        pollRoundTripP99Ms: percentile(roundTrips, 99),
+        ...roundTripFigures(books.flatMap((watch) => watch.roundTrips)),
       },
       ...(storedVersions ? { stored: figures(storeLags, unstored) } : {}),
       trades: {
@@ -302,17 +321,24 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
         pollsPerWatcherPerSecond: average(trades.map((watch) => watch.polls)) / watchedSeconds,
       },
       ticker: {
-        ...figures(timeableTickerLags, tickerUnseen),
+        ...figures(timeableTickerLags, timeableTickerUnseen),
         everyState: figures(tickerLags, tickerUnseen),
         pollsPerSecond: tickers.polls / watchedSeconds,
-        pollRoundTripP50Ms: percentile(tickers.roundTrips, 50),
-        pollRoundTripP99Ms: percentile(tickers.roundTrips, 99),
+        ...roundTripFigures(tickers.roundTrips),
       },
     };
   } finally {
     await deployment?.stop();
     await sandbox.process.stop();
   }
+  // Each process writes its profile as it exits.
+  const { profileDir } = settings;
+  if (!profileDir) return result;
+  const profiles = profiled.map(({ name, pid }) => ({
+    name,
+    tables: profileTables(readCpuProfile(profileDir, pid), watchedWindow),
+  }));
+  return { ...result, profiles };
 }
 
 interface Deployment {
@@ -690,6 +716,11 @@ export function report(
     `| of the ticker lag: one poll's round trip p50 / p99 (polled every ${settings.tickerPollMs} ms) | | ${ms(ticker.pollRoundTripP50Ms)} / ${ms(ticker.pollRoundTripP99Ms)} | | |`,
     `| trade lag p50 / p99 / max (${trades.samples} trades; ${settings.tradeWatchers} trade lists polled ${trades.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(trades.p50Ms)} / ${ms(trades.p99Ms)} / ${ms(trades.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(trades.p99Ms, TARGET_LAG_P99_MS)} |`,
     '',
+    ...(result.profiles ?? []).flatMap(({ name, tables }) => [
+      `### Where the ${name}'s CPU went in the watched phase`,
+      '',
+      ...tables,
+    ]),
   ];
 }
 

@@ -67,10 +67,14 @@ export class ServerProcess {
     this.paused = false;
   }
 
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
   /** CPU time the process has used so far, in seconds (user and system; Linux only, else NaN). */
   cpuSeconds(): number {
     try {
-      return processCpuSeconds(this.child.pid ?? -1);
+      return processCpuSeconds(this.pid);
     } catch {
       return Number.NaN;
     }
