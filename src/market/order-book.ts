@@ -71,16 +71,17 @@ class SortedBookSide {
     return this.prices[this.prices.length - 1];
   }
 
-  /** Sets a level; returns whether the book changed. */
-  set(price: string, amount: string): boolean {
+  /** Sets a level; returns the amount as now held, or undefined when the book did not change. */
+  set(price: string, amount: string): string | undefined {
     const previous = this.amounts.get(price);
-    if (previous === amount) return false;
+    if (previous === amount) return undefined;
+    const owned = ownText(amount);
     if (previous === undefined) {
-      const owned = ownText(price);
-      this.amounts.set(owned, ownText(amount));
-      this.insert(owned);
-    } else this.amounts.set(price, ownText(amount));
-    return true;
+      const ownedPrice = ownText(price);
+      this.amounts.set(ownedPrice, owned);
+      this.insert(ownedPrice);
+    } else this.amounts.set(price, owned);
+    return owned;
   }
 
   /** Removes a level; returns whether it existed. */
@@ -170,8 +171,12 @@ export class OrderBook {
   private readonly bids = new SortedBookSide(1);
   private readonly asks = new SortedBookSide(-1);
   private readonly trackChanges: boolean;
-  private changedBids = new Set<string>();
-  private changedAsks = new Set<string>();
+  /**
+   * Prices changed since the last take, with their amounts now ("0" = removed): kept as they change,
+   * so that a take reads no level back from the book.
+   */
+  private changedBids = new Map<string, string>();
+  private changedAsks = new Map<string, string>();
   /** The levels of the snapshot installed since the last take, if one was, as the store takes them. */
   private replacedBy?: LoadedBook['written'];
   /** Counts the changes of the levels, so that a load can tell whether the book it read has changed. */
@@ -227,10 +232,13 @@ export class OrderBook {
   /** Sets the absolute amount of one level, or removes it when the amount is "0". */
   apply(update: LevelUpdate): void {
     const side = update.side === 'bid' ? this.bids : this.asks;
-    const changed = update.amount === '0' ? side.delete(update.price) : side.set(update.price, update.amount);
-    if (!changed) return;
+    let amount: string | undefined;
+    if (update.amount !== '0') amount = side.set(update.price, update.amount);
+    else if (side.delete(update.price)) amount = '0';
+    if (amount === undefined) return;
     this.revision++;
-    if (this.trackChanges) (update.side === 'bid' ? this.changedBids : this.changedAsks).add(update.price);
+    if (this.trackChanges)
+      (update.side === 'bid' ? this.changedBids : this.changedAsks).set(update.price, amount);
   }
 
   best(side: BookSide): PriceLevel | undefined {
@@ -317,8 +325,8 @@ export class OrderBook {
     const replacedBy = this.replacedBy;
     const changes: BookChanges = {
       replaced: replacedBy !== undefined,
-      bids: this.changedLevels(this.bids, this.changedBids, replacedBy?.bids),
-      asks: this.changedLevels(this.asks, this.changedAsks, replacedBy?.asks),
+      bids: changedLevels(this.changedBids, replacedBy?.bids),
+      asks: changedLevels(this.changedAsks, replacedBy?.asks),
     };
     this.changedBids.clear();
     this.changedAsks.clear();
@@ -326,14 +334,14 @@ export class OrderBook {
     return changes;
   }
 
-  /** The changed prices with their amounts now, in the order they first changed, after a snapshot's levels if any. */
-  private changedLevels(levels: SortedBookSide, changed: Set<string>, snapshot?: PriceLevel[]): PriceLevel[] {
-    const result = snapshot ?? [];
-    for (const price of changed) result.push([price, levels.get(price) ?? '0']);
-    return result;
-  }
-
   private side(side: BookSide): SortedBookSide {
     return side === 'bid' ? this.bids : this.asks;
   }
+}
+
+/** The changed prices with their amounts now, in the order they first changed, after a snapshot's levels if any. */
+function changedLevels(changed: ReadonlyMap<string, string>, snapshot?: PriceLevel[]): PriceLevel[] {
+  const result = snapshot ?? [];
+  for (const level of changed) result.push(level);
+  return result;
 }

@@ -13,8 +13,8 @@ export interface LoadedSide {
 export interface ReplacedSide {
   /** Its live prices. */
   readonly prices: readonly string[];
-  /** Prices changed since the store last took the changes, live or removed. */
-  readonly changed: ReadonlySet<string>;
+  /** Prices changed since the store last took the changes, live or removed, with their amounts ("0" = removed). */
+  readonly changed: ReadonlyMap<string, string>;
 }
 
 export interface LoadedBook {
@@ -22,9 +22,10 @@ export interface LoadedBook {
   readonly asks: LoadedSide;
   /**
    * Prices of the replaced book, or of its changes not yet taken, that the snapshot does not hold: the
-   * store may still hold them and must drop them. Empty when the book does not track changes.
+   * store may still hold them and must drop them, each with amount "0". Empty when the book does not
+   * track changes.
    */
-  readonly dropped: { readonly bids: Set<string>; readonly asks: Set<string> };
+  readonly dropped: { readonly bids: Map<string, string>; readonly asks: Map<string, string> };
   /**
    * Every level of the snapshot, best first, for the store's first write after it: built here, a slice
    * at a time, rather than in the write. Empty when the book does not track changes.
@@ -217,16 +218,16 @@ export class SnapshotLoad {
   private *dropped(
     replaced: ReplacedSide | undefined,
     levels: ReadonlyMap<string, string | undefined>,
-  ): Generator<void, Set<string>> {
-    const dropped = new Set<string>();
+  ): Generator<void, Map<string, string>> {
+    const dropped = new Map<string, string>();
     if (replaced === undefined) return dropped;
     for (const price of replaced.prices) {
       if (this.full()) yield;
-      if (levels.get(price) === undefined) dropped.add(price);
+      if (levels.get(price) === undefined) dropped.set(price, '0');
     }
-    for (const price of replaced.changed) {
+    for (const price of replaced.changed.keys()) {
       if (this.full()) yield;
-      if (levels.get(price) === undefined) dropped.add(price);
+      if (levels.get(price) === undefined) dropped.set(price, '0');
     }
     return dropped;
   }
