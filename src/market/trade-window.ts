@@ -1,4 +1,5 @@
-import { canonicalDecimal, compareCanonical, DecimalValue, toDecimal, ZERO } from './decimal';
+import { compareCanonical } from './decimal';
+import { ExactSum } from './exact-sum';
 import { EMPTY_STATS, MarketStats } from './market-stats';
 import { ownText } from './own-text';
 import { Trade } from './trade';
@@ -80,8 +81,8 @@ export class TradeWindow {
   private entries: Trade[] = [];
   private head = 0;
   private readonly ids = new Set<string>();
-  private baseVolume: DecimalValue = ZERO;
-  private quoteVolume: DecimalValue = ZERO;
+  private baseVolume = new ExactSum();
+  private quoteVolume = new ExactSum();
   private readonly highest = new PriceExtreme(1);
   private readonly lowest = new PriceExtreme(-1);
   private extremesStale = false;
@@ -130,8 +131,8 @@ export class TradeWindow {
       this.extremesStale = true;
     }
     for (const trade of added) {
-      this.baseVolume = this.baseVolume.plus(toDecimal(trade.amount));
-      this.quoteVolume = this.quoteVolume.plus(quoteOf(trade));
+      this.baseVolume.add(trade.amount);
+      this.quoteVolume.addProduct(trade.price, trade.amount);
     }
     return added;
   }
@@ -142,8 +143,8 @@ export class TradeWindow {
     while (this.head < this.entries.length && this.entries[this.head].time <= cutoff) {
       const trade = this.entries[this.head++];
       this.ids.delete(trade.id);
-      this.baseVolume = this.baseVolume.minus(toDecimal(trade.amount));
-      this.quoteVolume = this.quoteVolume.minus(quoteOf(trade));
+      this.baseVolume.subtract(trade.amount);
+      this.quoteVolume.subtractProduct(trade.price, trade.amount);
       if (!this.extremesStale) {
         this.highest.leave(trade);
         this.lowest.leave(trade);
@@ -152,9 +153,9 @@ export class TradeWindow {
     if (this.head === this.entries.length) {
       this.entries = [];
       this.head = 0;
-      // Exact sums return to zero; resetting also drops any sign or scale left over from the subtractions.
-      this.baseVolume = ZERO;
-      this.quoteVolume = ZERO;
+      // Exact sums return to zero; resetting also drops the scale the trades that left brought.
+      this.baseVolume = new ExactSum();
+      this.quoteVolume = new ExactSum();
     } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
@@ -179,8 +180,8 @@ export class TradeWindow {
       open: this.entries[this.head].price,
       high: (this.highest.front as Trade).price,
       low: (this.lowest.front as Trade).price,
-      baseVolume: canonicalDecimal(this.baseVolume.toFixed()),
-      quoteVolume: canonicalDecimal(this.quoteVolume.toFixed()),
+      baseVolume: this.baseVolume.toText(),
+      quoteVolume: this.quoteVolume.toText(),
       tradeCount: this.size,
       source: 'trades',
     };
@@ -200,10 +201,6 @@ export class TradeWindow {
   trades(): Trade[] {
     return this.entries.slice(this.head);
   }
-}
-
-function quoteOf(trade: Trade): DecimalValue {
-  return toDecimal(trade.price).times(toDecimal(trade.amount));
 }
 
 function isSorted(trades: readonly Trade[]): boolean {
@@ -229,21 +226,21 @@ function statsOf(trades: readonly Trade[]): MarketStats {
   if (trades.length === 0) return EMPTY_STATS;
   let high = trades[0].price;
   let low = trades[0].price;
-  let base = ZERO;
-  let quote = ZERO;
+  const base = new ExactSum();
+  const quote = new ExactSum();
   for (const trade of trades) {
     if (compareCanonical(trade.price, high) > 0) high = trade.price;
     if (compareCanonical(trade.price, low) < 0) low = trade.price;
-    base = base.plus(toDecimal(trade.amount));
-    quote = quote.plus(quoteOf(trade));
+    base.add(trade.amount);
+    quote.addProduct(trade.price, trade.amount);
   }
   return {
     last: trades[trades.length - 1].price,
     open: trades[0].price,
     high,
     low,
-    baseVolume: canonicalDecimal(base.toFixed()),
-    quoteVolume: canonicalDecimal(quote.toFixed()),
+    baseVolume: base.toText(),
+    quoteVolume: quote.toText(),
     tradeCount: trades.length,
     source: 'trades',
   };

@@ -1,0 +1,87 @@
+import { InvalidDecimalError, plainCanonicalDecimal } from './decimal';
+
+/** Decimal digits that a double holds as an exact integer, whatever they are. */
+const EXACT_DOUBLE_DIGITS = 15;
+const ZERO_CODE = 0x30;
+const POINT_CODE = 0x2e;
+
+const powersOfTen: bigint[] = [1n];
+
+function powerOfTen(exponent: number): bigint {
+  while (powersOfTen.length <= exponent) powersOfTen.push(powersOfTen[powersOfTen.length - 1] * 10n);
+  return powersOfTen[exponent];
+}
+
+/**
+ * A running sum of non-negative decimal texts, and of products of two, kept exactly: a BigInt count
+ * of units of 10^-scale, the scale growing to the longest fraction that entered. A trade's volume
+ * adds and later leaves the sums of a 24-hour window; with decimal objects each step built arrays of
+ * digits, where here it makes one small integer.
+ */
+export class ExactSum {
+  private units = 0n;
+  private scale = 0;
+
+  add(decimal: string): void {
+    this.addUnits(unitsOf(decimal), fractionDigits(decimal));
+  }
+
+  subtract(decimal: string): void {
+    this.addUnits(-unitsOf(decimal), fractionDigits(decimal));
+  }
+
+  /** Adds `a` times `b`. */
+  addProduct(a: string, b: string): void {
+    this.addUnits(unitsOf(a) * unitsOf(b), fractionDigits(a) + fractionDigits(b));
+  }
+
+  /** Subtracts `a` times `b`. */
+  subtractProduct(a: string, b: string): void {
+    this.addUnits(-(unitsOf(a) * unitsOf(b)), fractionDigits(a) + fractionDigits(b));
+  }
+
+  /** The sum as canonical decimal text ("-" first when below zero). */
+  toText(): string {
+    const negative = this.units < 0n;
+    const digits = (negative ? -this.units : this.units).toString();
+    let text = digits;
+    if (this.scale > 0) {
+      const padded = digits.padStart(this.scale + 1, '0');
+      const point = padded.length - this.scale;
+      const plain = `${padded.slice(0, point)}.${padded.slice(point)}`;
+      // Without the fraction's trailing zeros, and without the point when they were all of it.
+      text = plainCanonicalDecimal(plain) as string;
+    }
+    return negative ? `-${text}` : text;
+  }
+
+  private addUnits(units: bigint, scale: number): void {
+    if (scale > this.scale) {
+      this.units *= powerOfTen(scale - this.scale);
+      this.scale = scale;
+    } else if (scale < this.scale) {
+      units *= powerOfTen(this.scale - scale);
+    }
+    this.units += units;
+  }
+}
+
+function fractionDigits(decimal: string): number {
+  const point = decimal.indexOf('.');
+  return point < 0 ? 0 : decimal.length - point - 1;
+}
+
+/** The digits of a plain non-negative decimal as one integer, its point left out. */
+function unitsOf(decimal: string): bigint {
+  if (plainCanonicalDecimal(decimal) === undefined) throw new InvalidDecimalError(decimal);
+  if (decimal.length > EXACT_DOUBLE_DIGITS) {
+    const point = decimal.indexOf('.');
+    return BigInt(point < 0 ? decimal : decimal.slice(0, point) + decimal.slice(point + 1));
+  }
+  let value = 0;
+  for (let i = 0; i < decimal.length; i++) {
+    const code = decimal.charCodeAt(i);
+    if (code !== POINT_CODE) value = value * 10 + (code - ZERO_CODE);
+  }
+  return BigInt(value);
+}
