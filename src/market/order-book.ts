@@ -33,23 +33,19 @@ export interface OrderBookOptions {
   readonly trackChanges?: boolean;
 }
 
-/** Removed levels tolerated in the amounts Map beyond the live ones before it is rebuilt. */
-const TOMBSTONE_SLACK = 1024;
-
 /**
  * One side of the book: prices sorted worst to best, so that the busy region near the touch sits at the end
- * of the arrays where inserts and deletes shift little. A parallel Float64Array of keys makes the binary search
- * cheap; equal keys (prices a float cannot tell apart, such as 18-decimal prices) fall back to the exact order
- * of the canonical texts. Amounts live in a Map, so changing the amount of an existing level never touches the
- * arrays.
+ * of the arrays where inserts and deletes shift little, with a parallel array of amounts. A parallel
+ * Float64Array of keys makes the binary search that finds a level cheap; equal keys (prices a float cannot
+ * tell apart, such as 18-decimal prices) fall back to the exact order of the canonical texts.
  *
- * A removed level stays in the Map as `undefined` until the removed ones outnumber the live ones: deleting keys
- * from a large V8 Map and adding them back costs microseconds per operation (its hash table keeps rehashing),
- * while overwriting a value costs tens of nanoseconds.
+ * A level is found by that search rather than through a Map keyed by price text: across hundreds of books a
+ * Map's entries and the texts it compares are scattered over the heap, and each price read from a frame is a
+ * new string whose hash must be computed first, where the keys of one side are a few kilobytes in a row.
  */
 class SortedBookSide {
-  private amounts: Map<string, string | undefined> = new Map();
   private prices: string[] = [];
+  private amounts: string[] = [];
   private keys: Float64Array = new Float64Array(keyCapacity(0));
 
   constructor(private readonly direction: BookDirection) {}
@@ -59,7 +55,8 @@ class SortedBookSide {
   }
 
   get(price: string): string | undefined {
-    return this.amounts.get(price);
+    const index = this.lowerBound(levelKey(this.direction, price), price);
+    return this.prices[index] === price ? this.amounts[index] : undefined;
   }
 
   /** Live prices, worst first. */
@@ -67,40 +64,47 @@ class SortedBookSide {
     return this.prices;
   }
 
-  best(): string | undefined {
+  /** Their amounts, in the same order. */
+  allAmounts(): readonly string[] {
+    return this.amounts;
+  }
+
+  best(): PriceLevel | undefined {
+    const last = this.prices.length - 1;
+    return last < 0 ? undefined : [this.prices[last], this.amounts[last]];
+  }
+
+  bestPrice(): string | undefined {
     return this.prices[this.prices.length - 1];
   }
 
   /** Sets a level; returns the amount as now held, or undefined when the book did not change. */
   set(price: string, amount: string): string | undefined {
-    const previous = this.amounts.get(price);
-    if (previous === amount) return undefined;
+    const key = levelKey(this.direction, price);
+    const index = this.lowerBound(key, price);
+    if (this.prices[index] === price) {
+      if (this.amounts[index] === amount) return undefined;
+      return (this.amounts[index] = ownText(amount));
+    }
     const owned = ownText(amount);
-    if (previous === undefined) {
-      const ownedPrice = ownText(price);
-      this.amounts.set(ownedPrice, owned);
-      this.insert(ownedPrice);
-    } else this.amounts.set(price, owned);
+    this.insert(index, key, ownText(price), owned);
     return owned;
   }
 
   /** Removes a level; returns whether it existed. */
   delete(price: string): boolean {
-    if (this.amounts.get(price) === undefined) return false;
-    this.amounts.set(price, undefined);
-    const key = levelKey(this.direction, price);
-    const index = this.lowerBound(key, price);
-    const count = this.prices.length;
-    this.keys.copyWithin(index, index + 1, count);
+    const index = this.lowerBound(levelKey(this.direction, price), price);
+    if (this.prices[index] !== price) return false;
+    this.keys.copyWithin(index, index + 1, this.prices.length);
     this.prices.splice(index, 1);
-    if (this.amounts.size > 2 * this.prices.length + TOMBSTONE_SLACK) this.dropTombstones();
+    this.amounts.splice(index, 1);
     return true;
   }
 
   /** Takes the levels of a snapshot load as its own. */
   adopt(loaded: LoadedSide): void {
-    this.amounts = loaded.amounts;
     this.prices = loaded.prices;
+    this.amounts = loaded.amounts;
     this.keys = loaded.keys;
   }
 
@@ -109,22 +113,11 @@ class SortedBookSide {
     const count = Math.min(limit, this.prices.length);
     const result = new Array<PriceLevel>(count);
     const last = this.prices.length - 1;
-    for (let i = 0; i < count; i++) {
-      const price = this.prices[last - i];
-      result[i] = [price, this.amounts.get(price) as string];
-    }
+    for (let i = 0; i < count; i++) result[i] = [this.prices[last - i], this.amounts[last - i]];
     return result;
   }
 
-  private dropTombstones(): void {
-    const live = new Map<string, string | undefined>();
-    for (const price of this.prices) live.set(price, this.amounts.get(price));
-    this.amounts = live;
-  }
-
-  private insert(price: string): void {
-    const key = levelKey(this.direction, price);
-    const index = this.lowerBound(key, price);
+  private insert(index: number, key: number, price: string, amount: string): void {
     const count = this.prices.length;
     if (count === this.keys.length) {
       const grown = new Float64Array(this.keys.length * 2);
@@ -134,6 +127,7 @@ class SortedBookSide {
     this.keys.copyWithin(index + 1, index, count);
     this.keys[index] = key;
     this.prices.splice(index, 0, price);
+    this.amounts.splice(index, 0, amount);
   }
 
   /** The first index whose level is not worse than (key, price). */
@@ -243,14 +237,13 @@ export class OrderBook {
 
   best(side: BookSide): PriceLevel | undefined {
     const levels = this.side(side);
-    const price = levels.best();
-    return price === undefined ? undefined : [price, levels.get(price) as string];
+    return levels.best();
   }
 
   /** Best bid at or above best ask; a book with an empty side is never crossed. */
   isCrossed(): boolean {
-    const bid = this.bids.best();
-    const ask = this.asks.best();
+    const bid = this.bids.bestPrice();
+    const ask = this.asks.bestPrice();
     return bid !== undefined && ask !== undefined && compareCanonical(bid, ask) >= 0;
   }
 
@@ -290,7 +283,7 @@ export class OrderBook {
         else if (prices[prices.length - 1] === price) [walk.next, walk.step] = [prices.length - 1, -1];
         else return false;
       }
-      if (prices[walk.next] !== price || levels.get(price) !== amount) return false;
+      if (prices[walk.next] !== price || levels.allAmounts()[walk.next] !== amount) return false;
       walk.next += walk.step;
     }
     return (['bid', 'ask'] as const).every((side) => {

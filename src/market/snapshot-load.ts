@@ -2,11 +2,11 @@ import { LevelUpdate, PriceLevel } from './book-update';
 import { BookDirection, compareLevels, levelKey } from './level-order';
 import { ownText } from './own-text';
 
-/** One side as a load leaves it: prices worst first, their float keys (with room to grow), amounts by price. */
+/** One side as a load leaves it: prices worst first, their float keys (with room to grow), their amounts. */
 export interface LoadedSide {
   readonly prices: string[];
   readonly keys: Float64Array;
-  readonly amounts: Map<string, string | undefined>;
+  readonly amounts: string[];
 }
 
 /** One side of the book a snapshot replaces, as far as the store may still hold it. */
@@ -99,8 +99,8 @@ export class SnapshotLoad {
   }
 
   private *run(): Generator<void, LoadedBook> {
-    const bidLevels = new Map<string, string | undefined>();
-    const askLevels = new Map<string, string | undefined>();
+    const bidLevels = new Map<string, string>();
+    const askLevels = new Map<string, string>();
     for (const update of this.updates) {
       if (this.full()) yield;
       const levels = update.side === 'bid' ? bidLevels : askLevels;
@@ -120,19 +120,21 @@ export class SnapshotLoad {
     return { bids, asks, dropped, written };
   }
 
-  private *side(
-    direction: BookDirection,
-    levels: Map<string, string | undefined>,
-  ): Generator<void, LoadedSide> {
+  private *side(direction: BookDirection, levels: Map<string, string>): Generator<void, LoadedSide> {
     const count = levels.size;
-    const prices = new Array<string>(count);
-    const keys = new Float64Array(keyCapacity(count));
+    const side: LoadedSide = {
+      prices: new Array<string>(count),
+      keys: new Float64Array(keyCapacity(count)),
+      amounts: new Array<string>(count),
+    };
+    const { prices, keys, amounts } = side;
     let ascending = true;
     let descending = true;
     let index = 0;
     for (const price of levels.keys()) {
       if (this.full()) yield;
       prices[index] = price;
+      amounts[index] = levels.get(price) as string;
       keys[index] = levelKey(direction, price);
       if (index > 0) {
         if (compareLevels(direction, keys[index - 1], prices[index - 1], keys[index], price) > 0)
@@ -141,20 +143,23 @@ export class SnapshotLoad {
       }
       index++;
     }
-    if (ascending) return { prices, keys, amounts: levels };
+    if (ascending) return side;
     if (descending) {
-      yield* this.reverse(prices, keys, count);
-      return { prices, keys, amounts: levels };
+      yield* this.reverse(side, count);
+      return side;
     }
-    return { ...(yield* this.sort(direction, prices, keys, count)), amounts: levels };
+    return yield* this.sort(direction, side, count);
   }
 
-  private *reverse(prices: string[], keys: Float64Array, count: number): Generator<void, void> {
+  private *reverse({ prices, keys, amounts }: LoadedSide, count: number): Generator<void, void> {
     for (let low = 0, high = count - 1; low < high; low++, high--) {
       if (this.full()) yield;
       const price = prices[low];
       prices[low] = prices[high];
       prices[high] = price;
+      const amount = amounts[low];
+      amounts[low] = amounts[high];
+      amounts[high] = amount;
       const key = keys[low];
       keys[low] = keys[high];
       keys[high] = key;
@@ -164,10 +169,9 @@ export class SnapshotLoad {
   /** Bottom-up merge sort of the positions, one level operation per position placed, then the levels moved into order. */
   private *sort(
     direction: BookDirection,
-    prices: readonly string[],
-    keys: Float64Array,
+    { prices, keys, amounts }: LoadedSide,
     count: number,
-  ): Generator<void, { prices: string[]; keys: Float64Array }> {
+  ): Generator<void, LoadedSide> {
     let from = new Uint32Array(count);
     let to = new Uint32Array(count);
     for (let i = 0; i < count; i++) from[i] = i;
@@ -194,14 +198,18 @@ export class SnapshotLoad {
       }
       [from, to] = [to, from];
     }
-    const sortedPrices = new Array<string>(count);
-    const sortedKeys = new Float64Array(keys.length);
+    const sorted: LoadedSide = {
+      prices: new Array<string>(count),
+      keys: new Float64Array(keys.length),
+      amounts: new Array<string>(count),
+    };
     for (let i = 0; i < count; i++) {
       if (this.full()) yield;
-      sortedPrices[i] = prices[from[i]];
-      sortedKeys[i] = keys[from[i]];
+      sorted.prices[i] = prices[from[i]];
+      sorted.keys[i] = keys[from[i]];
+      sorted.amounts[i] = amounts[from[i]];
     }
-    return { prices: sortedPrices, keys: sortedKeys };
+    return sorted;
   }
 
   private *written(side: LoadedSide): Generator<void, PriceLevel[]> {
@@ -210,14 +218,14 @@ export class SnapshotLoad {
     const levels = new Array<PriceLevel>(prices.length);
     for (let best = prices.length - 1, i = 0; best >= 0; best--, i++) {
       if (this.full()) yield;
-      levels[i] = [prices[best], amounts.get(prices[best]) as string];
+      levels[i] = [prices[best], amounts[best]];
     }
     return levels;
   }
 
   private *dropped(
     replaced: ReplacedSide | undefined,
-    levels: ReadonlyMap<string, string | undefined>,
+    levels: ReadonlyMap<string, string>,
   ): Generator<void, Map<string, string>> {
     const dropped = new Map<string, string>();
     if (replaced === undefined) return dropped;
