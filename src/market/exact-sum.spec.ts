@@ -94,7 +94,18 @@ describe('ExactSum', () => {
     expect(sum.toText()).toBe(product.plus('9007199254740994').toFixed());
   });
 
-  it.each(['', '-1', '1e5', '.5', '5.', '1,5', '01', ' 1', 'abc'])('rejects %j as a decimal', (text) => {
+  it('reads the other spellings of a decimal as canonicalDecimal does', () => {
+    const spellings = ['1.', '.5', '007.50', '1e-3', '2E2', '0.000'];
+    const sum = new ExactSum();
+    for (const text of spellings) sum.addProduct(text, text);
+    for (const text of spellings) sum.add(text);
+    let expected = new Decimal('0');
+    for (const text of spellings) expected = expected.plus(new Decimal(canonicalDecimal(text)).pow(2));
+    for (const text of spellings) expected = expected.plus(canonicalDecimal(text));
+    expect(sum.toText()).toBe(expected.toFixed());
+  });
+
+  it.each(['', '.', '-1', '1,5', ' 1', 'abc', '1e', 'NaN'])('rejects %j as a decimal', (text) => {
     expect(() => new ExactSum().add(text)).toThrow(InvalidDecimalError);
     expect(() => new ExactSum().addProduct('1', text)).toThrow(InvalidDecimalError);
   });

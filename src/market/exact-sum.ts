@@ -1,4 +1,4 @@
-import { InvalidDecimalError, plainCanonicalDecimal } from './decimal';
+import { canonicalDecimal, plainCanonicalDecimal } from './decimal';
 
 /** Decimal digits that a double holds as an exact integer, whatever they are. */
 const EXACT_DOUBLE_DIGITS = 15;
@@ -23,21 +23,27 @@ export class ExactSum {
   private scale = 0;
 
   add(decimal: string): void {
-    this.addUnits(unitsOf(decimal), fractionDigits(decimal));
+    const text = plainText(decimal);
+    this.addUnits(unitsOf(text), fractionDigits(text));
   }
 
   subtract(decimal: string): void {
-    this.addUnits(-unitsOf(decimal), fractionDigits(decimal));
+    const text = plainText(decimal);
+    this.addUnits(-unitsOf(text), fractionDigits(text));
   }
 
   /** Adds `a` times `b`. */
   addProduct(a: string, b: string): void {
-    this.addUnits(unitsOf(a) * unitsOf(b), fractionDigits(a) + fractionDigits(b));
+    const x = plainText(a);
+    const y = plainText(b);
+    this.addUnits(unitsOf(x) * unitsOf(y), fractionDigits(x) + fractionDigits(y));
   }
 
   /** Subtracts `a` times `b`. */
   subtractProduct(a: string, b: string): void {
-    this.addUnits(-(unitsOf(a) * unitsOf(b)), fractionDigits(a) + fractionDigits(b));
+    const x = plainText(a);
+    const y = plainText(b);
+    this.addUnits(-(unitsOf(x) * unitsOf(y)), fractionDigits(x) + fractionDigits(y));
   }
 
   /** The sum as canonical decimal text ("-" first when below zero). */
@@ -66,14 +72,22 @@ export class ExactSum {
   }
 }
 
+/**
+ * `decimal` when it is written as JSON writes a non-negative number (trailing zeros allowed), as
+ * decoded prices and amounts are; else its canonical text, for any other spelling `canonicalDecimal`
+ * accepts ("1.", ".5", exponents). Throws InvalidDecimalError for anything else.
+ */
+function plainText(decimal: string): string {
+  return plainCanonicalDecimal(decimal) === undefined ? canonicalDecimal(decimal) : decimal;
+}
+
 function fractionDigits(decimal: string): number {
   const point = decimal.indexOf('.');
   return point < 0 ? 0 : decimal.length - point - 1;
 }
 
-/** The digits of a plain non-negative decimal as one integer, its point left out. */
+/** The digits of a plain text (see plainText) as one integer, its point left out. */
 function unitsOf(decimal: string): bigint {
-  if (plainCanonicalDecimal(decimal) === undefined) throw new InvalidDecimalError(decimal);
   if (decimal.length > EXACT_DOUBLE_DIGITS) {
     const point = decimal.indexOf('.');
     return BigInt(point < 0 ? decimal : decimal.slice(0, point) + decimal.slice(point + 1));
