@@ -9,6 +9,7 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
+  TradeTail,
   PriceLevel,
   StateStore,
   StoreHealth,
@@ -119,6 +120,15 @@ export class MemoryStateStore implements StateStore {
     if (!state) return [];
     state.sortedTrades ??= [...state.trades.values()].sort(compareTradesOldestFirst);
     return [...state.sortedTrades];
+  }
+
+  async readTradesFrom(instrument: string, from: number): Promise<TradeTail> {
+    const trades = await this.readTrades(instrument);
+    return {
+      trades: trades.filter((trade) => trade.time >= from),
+      count: trades.length,
+      ...(trades.length > 0 ? { oldest: trades[0] } : {}),
+    };
   }
 
   async trimTrades(instruments: readonly string[], before: number): Promise<number> {

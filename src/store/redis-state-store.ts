@@ -18,6 +18,7 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
+  TradeTail,
   PriceLevel,
   StateStore,
   StoreHealth,
@@ -171,12 +172,24 @@ export class RedisStateStore implements StateStore {
 
   async readTrades(instrument: string): Promise<Trade[]> {
     const flat = await this.client.zrange(this.keys.instrument(instrument).trades, 0, '-1', 'WITHSCORES');
-    const trades: Trade[] = [];
-    for (let index = 0; index < flat.length; index += 2) {
-      trades.push(decodeTradeMember(flat[index], instrument, Number(flat[index + 1])));
-    }
-    // The set orders equal times by member text, which puts trade id "10" before "9".
-    return trades.sort(compareTradesOldestFirst);
+    return decodeScoredTrades(flat, instrument);
+  }
+
+  async readTradesFrom(instrument: string, from: number): Promise<TradeTail> {
+    const key = this.keys.instrument(instrument).trades;
+    const [count, oldest, newest] = valuesOf(
+      await this.client
+        .multi()
+        .zcard(key)
+        .zrange(key, '0', '0', 'WITHSCORES')
+        .zrangebyscore(key, from, '+inf', 'WITHSCORES')
+        .exec(),
+    ) as [number, string[], string[]];
+    return {
+      trades: decodeScoredTrades(newest, instrument),
+      count,
+      ...(oldest.length === 2 ? { oldest: decodeTradeMember(oldest[0], instrument, Number(oldest[1])) } : {}),
+    };
   }
 
   async trimTrades(instruments: readonly string[], before: number): Promise<number> {
@@ -290,6 +303,16 @@ function subscriberOf(client: RedisClient): RedisClient {
 }
 
 /** The values of a pipeline or transaction; rejects with the first error. */
+/** Members and scores as ZRANGE ... WITHSCORES gives them, as trades oldest first. */
+function decodeScoredTrades(flat: readonly string[], instrument: string): Trade[] {
+  const trades: Trade[] = [];
+  for (let index = 0; index < flat.length; index += 2) {
+    trades.push(decodeTradeMember(flat[index], instrument, Number(flat[index + 1])));
+  }
+  // The set orders equal times by member text, which puts trade id "10" before "9".
+  return trades.sort(compareTradesOldestFirst);
+}
+
 function valuesOf(replies: [error: Error | null, value: unknown][] | null): unknown[] {
   if (!replies) throw new Error('transaction aborted');
   const failed = replies.find(([error]) => error !== null);

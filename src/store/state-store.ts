@@ -84,6 +84,16 @@ export interface StoreHealth {
   readonly error?: string;
 }
 
+/** The stored trades of an instrument from a time on, and the stored set around them, read at one moment. */
+export interface TradeTail {
+  /** The trades with `time >= from`, oldest first (by time, then by trade id). */
+  readonly trades: Trade[];
+  /** How many trades are stored in all. */
+  readonly count: number;
+  /** The oldest stored trade, if any. */
+  readonly oldest?: Trade;
+}
+
 /**
  * Market state shared by the ingest (the writer, one per instrument) and the API (readers).
  * Writes are atomic per instrument and announced as change notices; reads never see half a write.
@@ -96,6 +106,8 @@ export interface StateStore {
   readBook(instrument: string): Promise<BookView | undefined>;
   /** Stored trades of the instrument, oldest first (by time, then by trade id). */
   readTrades(instrument: string): Promise<Trade[]>;
+  /** The newest stored trades, from `from` on, with what a reader needs to tell whether its copy still holds the rest. */
+  readTradesFrom(instrument: string, from: number): Promise<TradeTail>;
   /**
    * Drops the stored trades with `time <= before` of each instrument, whoever writes it (or nobody):
    * the 24-hour window of an instrument without a live writer. Touches neither heads nor notices.

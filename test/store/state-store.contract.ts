@@ -270,6 +270,30 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect(await store.readTrades(BTC)).toEqual([]);
     });
 
+    it('reads the trades from a time on with the count and the oldest of all stored, as a full read has them', async () => {
+      await expect(store.readTradesFrom(BTC, T0)).resolves.toEqual({ trades: [], count: 0 });
+      await store.write([
+        {
+          instrument: BTC,
+          replace: true,
+          head: head(BTC, 1),
+          tradesAdded: [trade('10', T0 + 2), trade('9', T0 + 2), trade('8', T0 + 1), trade('7', T0)],
+        },
+      ]);
+      const all = await store.readTrades(BTC);
+      for (const from of [T0 - 1, T0, T0 + 1, T0 + 2, T0 + 3]) {
+        await expect(store.readTradesFrom(BTC, from)).resolves.toEqual({
+          trades: all.filter((stored) => stored.time >= from),
+          count: 4,
+          oldest: all[0],
+        });
+      }
+      expect((await store.readTradesFrom(BTC, T0 + 2)).trades.map((stored) => stored.id)).toEqual([
+        '9',
+        '10',
+      ]);
+    });
+
     it('drops the trades at or before tradesBefore, including ones added by the same write', async () => {
       await store.write([
         {

@@ -65,6 +65,9 @@ class RestartableStore implements StateStore {
   readTrades(instrument: string) {
     return this.server.readTrades(instrument);
   }
+  readTradesFrom(instrument: string, from: number) {
+    return this.server.readTradesFrom(instrument, from);
+  }
   trimTrades(instruments: readonly string[], before: number) {
     return this.server.trimTrades(instruments, before);
   }
@@ -223,6 +226,56 @@ describe('MarketViews listing generation', () => {
       await store.write([write(4, { stats, bestAsk: ['100.5', '1'] })]);
       expect(await settled(4)).toBeGreaterThan(afterStats);
     } finally {
+      await views.onApplicationShutdown();
+    }
+  });
+});
+
+describe('MarketViews trade lists', () => {
+  it('bring a list up to date from the trades stored since its newest, and read it all again when anything else changed', async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    const tradesWrite = (version: number, added: [id: string, agoMs: number][]): InstrumentWrite => ({
+      ...bookWrite(version, version),
+      replace: version === 1,
+      tradesAdded: added.map(([id, agoMs]) => trade(id, NOW - agoMs)),
+    });
+    await store.write([
+      tradesWrite(1, [
+        ['1', 60_000],
+        ['2', 50_000],
+      ]),
+    ]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    const fullReads = jest.spyOn(store, 'readTrades');
+    const listed = async () => (await views.tradeList(BTC)).map(({ id }) => id);
+    try {
+      expect(await listed()).toEqual(['1', '2']);
+      expect(fullReads).toHaveBeenCalledTimes(1);
+
+      // Added after the newest held, one of them at its very time: the tail is enough.
+      await store.write([
+        tradesWrite(2, [
+          ['3', 50_000],
+          ['4', 40_000],
+        ]),
+      ]);
+      await eventually(async () => expect(await listed()).toEqual(['1', '2', '3', '4']));
+      expect(fullReads).toHaveBeenCalledTimes(1);
+      // The oldest gone (the window moved on), one more added.
+      await store.trimTrades([BTC], NOW - 60_000);
+      await store.write([tradesWrite(3, [['5', 30_000]])]);
+      await eventually(async () => expect(await listed()).toEqual(['2', '3', '4', '5']));
+      expect(fullReads).toHaveBeenCalledTimes(1);
+
+      // Filled in among the older ones: the list is read again in full.
+      await store.write([tradesWrite(4, [['6', 45_000]])]);
+      await eventually(async () => expect(await listed()).toEqual(['2', '3', '6', '4', '5']));
+      expect(fullReads).toHaveBeenCalledTimes(2);
+      expect(await views.tradeList(BTC)).toEqual(await store.readTrades(BTC));
+    } finally {
+      fullReads.mockRestore();
       await views.onApplicationShutdown();
     }
   });

@@ -4,6 +4,7 @@ import { MarketStats } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
+import { appendTail } from '../../store/trade-tail';
 import { ApiError } from '../http/api-error';
 import { normalizeInstrument } from './instrument-name';
 import { SingleFlight } from './single-flight';
@@ -19,6 +20,11 @@ const TICK_MS = 250;
 /** Everything is reloaded this often, in case a change notice was lost (pub/sub is fire-and-forget). */
 const FULL_RELOAD_MS = 5_000;
 /**
+ * A trade list is brought up to date from its newest trade (see appendTail), and read whole again
+ * this often all the same: a day of trades is a third of a second of the API's and Redis' time.
+ */
+const TRADES_FULL_READ_MS = 60_000;
+/**
  * A full book is fetched again at most this often, however fast its version moves. With the
  * writer's flush interval it bounds how stale a served book can be, so it is kept well under it.
  */
@@ -32,6 +38,8 @@ interface CachedBook {
 interface CachedTrades {
   readonly revision: number;
   readonly trades: readonly Trade[];
+  /** When the whole list was last read, rather than brought up to date from its newest trade. */
+  readonly readInFullAt: number;
 }
 
 /**
@@ -171,18 +179,28 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** The stored trades, oldest first, fetched again only when their revision moved. */
+  /**
+   * The stored trades, oldest first, fetched again only when their revision moved: the trades
+   * since the newest held, when the rest is still what the store holds (see appendTail), and all of
+   * them otherwise and at least every TRADES_FULL_READ_MS.
+   */
   async tradeList(instrument: string): Promise<readonly Trade[]> {
     const cached = this.trades.get(instrument);
     const revision = this.heads.get(instrument)?.tradesRevision;
     if (cached && cached.revision === revision) return cached.trades;
     try {
       return await this.tradeLoads.run(instrument, async () => {
-        const trades = await this.store.readTrades(instrument);
+        const now = Date.now();
+        const appended =
+          cached && now - cached.readInFullAt < TRADES_FULL_READ_MS
+            ? await this.tradesSince(instrument, cached.trades)
+            : undefined;
+        const trades = appended ?? (await this.store.readTrades(instrument));
         // None stored after some were: the store lost its contents and the writer has not put them
         // back yet. The last good list is served meanwhile; the 24-hour window still applies to it.
         if (trades.length === 0 && cached && cached.trades.length > 0) return cached.trades;
-        if (revision !== undefined) this.trades.set(instrument, { revision, trades });
+        const readInFullAt = appended && cached ? cached.readInFullAt : now;
+        if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt });
         return trades;
       });
     } catch (error) {
@@ -192,6 +210,13 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       );
       return cached.trades;
     }
+  }
+
+  /** `held` with the trades stored since its newest, or undefined when the list must be read in full. */
+  private async tradesSince(instrument: string, held: readonly Trade[]): Promise<Trade[] | undefined> {
+    const newest = held[held.length - 1];
+    if (newest === undefined) return undefined;
+    return appendTail(held, await this.store.readTradesFrom(instrument, newest.time));
   }
 
   /**
