@@ -44,6 +44,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     full: ['--full'],
     quickSeconds: 25,
   },
+  { name: 'trade-list', file: 'trade-list-bench.ts', quick: [], full: ['--full'], quickSeconds: 8 },
   { name: 'store-write', file: 'store-write-bench.ts', quick: [], full: ['--full'], quickSeconds: 12 },
   { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 60 },
   { name: 'cold-start', file: 'cold-start-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
