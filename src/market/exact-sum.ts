@@ -1,16 +1,10 @@
 import { canonicalDecimal, plainCanonicalDecimal } from './decimal';
+import { formatUnits, pow10 } from './fixed-point';
 
 /** Decimal digits that a double holds as an exact integer, whatever they are. */
 const EXACT_DOUBLE_DIGITS = 15;
 const ZERO_CODE = 0x30;
 const POINT_CODE = 0x2e;
-
-const powersOfTen: bigint[] = [1n];
-
-function powerOfTen(exponent: number): bigint {
-  while (powersOfTen.length <= exponent) powersOfTen.push(powersOfTen[powersOfTen.length - 1] * 10n);
-  return powersOfTen[exponent];
-}
 
 /**
  * A running sum of non-negative decimal texts, and of products of two, kept exactly: a BigInt count
@@ -48,25 +42,15 @@ export class ExactSum {
 
   /** The sum as canonical decimal text ("-" first when below zero). */
   toText(): string {
-    const negative = this.units < 0n;
-    const digits = (negative ? -this.units : this.units).toString();
-    let text = digits;
-    if (this.scale > 0) {
-      const padded = digits.padStart(this.scale + 1, '0');
-      const point = padded.length - this.scale;
-      const plain = `${padded.slice(0, point)}.${padded.slice(point)}`;
-      // Without the fraction's trailing zeros, and without the point when they were all of it.
-      text = plainCanonicalDecimal(plain) as string;
-    }
-    return negative ? `-${text}` : text;
+    return formatUnits(this.units, this.scale);
   }
 
   private addUnits(units: bigint, scale: number): void {
     if (scale > this.scale) {
-      this.units *= powerOfTen(scale - this.scale);
+      this.units *= pow10(scale - this.scale);
       this.scale = scale;
     } else if (scale < this.scale) {
-      units *= powerOfTen(this.scale - scale);
+      units *= pow10(this.scale - scale);
     }
     this.units += units;
   }
