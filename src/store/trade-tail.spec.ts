@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { trade as storedTrade } from '../../test/store/state-store.contract';
 import { Trade } from '../market/trade';
 import { TradeTail } from './state-store';
 import { compareTradesOldestFirst } from './store-order';
@@ -6,8 +7,9 @@ import { appendTail } from './trade-tail';
 
 const SEED = 20261126;
 
+/** A stored trade by number. */
 function trade(id: number, time: number): Trade {
-  return { id: String(id), instrument: 'btc_usdt', price: '1', amount: '1', side: 'buy', time };
+  return storedTrade(String(id), time);
 }
 
 /** What a store would answer to readTradesFrom over `stored`. */

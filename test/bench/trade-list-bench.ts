@@ -1,7 +1,6 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { Trade } from '../../src/market/trade';
-import { head } from '../store/state-store.contract';
+import { head, trade } from '../store/state-store.contract';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { appendTail } from '../../src/store/trade-tail';
 import { startRedisServer } from '../support/redis-server';
@@ -21,10 +20,6 @@ import { describeMachine } from './machine';
 const INSTRUMENT = 'btc_usdt';
 const DAY_OF_TRADES = 86_400;
 
-function trade(id: number, time: number): Trade {
-  return { id: String(id), instrument: INSTRUMENT, price: '27000.5', amount: '0.25', side: 'buy', time };
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
   const rounds = values.full ? 41 : 11;
@@ -34,7 +29,7 @@ async function main(): Promise<void> {
   await store.ready();
   try {
     const start = Date.now() - DAY_OF_TRADES * 1000;
-    const day = Array.from({ length: DAY_OF_TRADES }, (_, i) => trade(i + 1, start + i * 1000));
+    const day = Array.from({ length: DAY_OF_TRADES }, (_, i) => trade(String(i + 1), start + i * 1000));
     for (let from = 0; from < day.length; from += 10_000) {
       await store.write([
         {
@@ -55,7 +50,7 @@ async function main(): Promise<void> {
           instrument: INSTRUMENT,
           replace: false,
           head: head(INSTRUMENT, 1),
-          tradesAdded: [trade(nextId, start + (nextId - 1) * 1000)],
+          tradesAdded: [trade(String(nextId), start + (nextId - 1) * 1000)],
         },
       ]);
       nextId++;
