@@ -57,6 +57,7 @@ import { describeMachine } from './machine';
  *   ... freshness-bench.ts --cpu-prof-dir prof      the gateway's processes profiled; their self time in the watched phase by area and function
  *   ... freshness-bench.ts --flush-interval-ms 50                                another FLUSH_INTERVAL_MS
  *   ... freshness-bench.ts --gateway-first     the exchange at a lower CPU priority than the gateway
+ *   ... freshness-bench.ts --ingest-node-options="--single-threaded-gc"  V8 and Node flags for the ingesting process
  *
  * Needs `npm run build` first (it runs dist/main.js).
  */
@@ -103,6 +104,8 @@ interface Settings {
   readonly profileDir?: string;
   /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
   readonly flushIntervalMs?: number;
+  /** Node and V8 flags for the ingesting process (the ingest replica, or the one process of `all`). */
+  readonly ingestNodeOptions: readonly string[];
 }
 
 interface PhaseLoad {
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
       'flush-interval-ms': { type: 'string' },
       'gateway-first': { type: 'boolean', default: false },
       topology: { type: 'string', default: 'split' },
+      'ingest-node-options': { type: 'string', default: '' },
     },
   });
   if (values.topology !== 'split' && values.topology !== 'all') throw new Error('--topology: split or all');
@@ -193,6 +197,7 @@ async function main(): Promise<void> {
     tradePollMs: 50,
     tickerPollMs: 50,
     profileDir,
+    ingestNodeOptions: values['ingest-node-options'].split(' ').filter((flag) => flag !== ''),
     ...(values['flush-interval-ms'] !== undefined
       ? { flushIntervalMs: positive(values['flush-interval-ms'], 'flush-interval-ms') }
       : {}),
@@ -356,6 +361,7 @@ interface Deployment {
 
 async function deploy(settings: Settings, sandboxUrl: string): Promise<Deployment> {
   const profile = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
+  const ingestNodeOptions = [...settings.ingestNodeOptions, ...profile];
   const ingestPort = await freePort();
   const ingestUrl = `http://127.0.0.1:${ingestPort}`;
   const flushEnv: Record<string, string> =
@@ -363,7 +369,7 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
   if (settings.topology === 'all') {
     const gateway = MainProcess.spawn('gateway', {
       env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
-      nodeOptions: profile,
+      nodeOptions: ingestNodeOptions,
     });
     await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
       await gateway.stop();
@@ -377,7 +383,7 @@ async function deploy(settings: Settings, sandboxUrl: string): Promise<Deploymen
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const gateway = MainProcess.spawn('ingest', {
     env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
-    nodeOptions: profile,
+    nodeOptions: ingestNodeOptions,
   });
   const api = MainProcess.spawn('api', {
     env: {
@@ -688,7 +694,10 @@ export function report(
     `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
       `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle; ` +
       `FLUSH_INTERVAL_MS ${settings.flushIntervalMs ?? 'default (100)'}` +
-      (settings.gatewayFirst ? '; the exchange at nice 10 (--gateway-first)' : ''),
+      (settings.gatewayFirst ? '; the exchange at nice 10 (--gateway-first)' : '') +
+      (settings.ingestNodeOptions.length > 0
+        ? `; ingest run with ${settings.ingestNodeOptions.join(' ')}`
+        : ''),
     '',
     '| figure | unobserved phase | watched phase | target | measured / target |',
     '| --- | ---: | ---: | ---: | --- |',
