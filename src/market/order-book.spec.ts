@@ -288,6 +288,30 @@ describe('OrderBook', () => {
     expectSameBook(book, model);
   });
 
+  it('inserts and removes a level at every depth of a long side, near the touch and far from it', () => {
+    const prices = Array.from({ length: 200 }, (_, i) => `${100 + i}`);
+    for (const side of ['bid', 'ask'] as const) {
+      const book = new OrderBook();
+      const model = new NaiveBook();
+      for (const price of prices) {
+        book.apply({ side, price, amount: '1' });
+        model.apply({ side, price, amount: '1' });
+      }
+      for (const price of prices) {
+        for (const update of [
+          { side, price, amount: '0' },
+          { side, price: `${price}.5`, amount: '2' },
+          { side, price, amount: '3' },
+          { side, price: `${price}.5`, amount: '0' },
+        ]) {
+          book.apply(update);
+          model.apply(update);
+          expect(book.levels(side)).toEqual(model.levels(side));
+        }
+      }
+    }
+  });
+
   it('grows past its initial capacity', () => {
     const book = new OrderBook();
     for (let i = 1; i <= 5000; i++) book.apply(bid(`${i}`, '1'));

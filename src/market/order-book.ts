@@ -96,8 +96,8 @@ class SortedBookSide {
     const index = this.lowerBound(levelKey(this.direction, price), price);
     if (this.prices[index] !== price) return false;
     this.keys.copyWithin(index, index + 1, this.prices.length);
-    this.prices.splice(index, 1);
-    this.amounts.splice(index, 1);
+    removeAt(this.prices, index);
+    removeAt(this.amounts, index);
     return true;
   }
 
@@ -126,8 +126,8 @@ class SortedBookSide {
     }
     this.keys.copyWithin(index + 1, index, count);
     this.keys[index] = key;
-    this.prices.splice(index, 0, price);
-    this.amounts.splice(index, 0, amount);
+    insertAt(this.prices, index, price);
+    insertAt(this.amounts, index, amount);
   }
 
   /** The first index whose level is not worse than (key, price). */
@@ -150,6 +150,35 @@ class SortedBookSide {
     }
     return low;
   }
+}
+
+/**
+ * Levels this near the end of a side are shifted by hand, further ones by splice. Most changes land near
+ * the touch, at the end, where a short loop beats splice's generic path and the array it allocates for
+ * its result (splice was 5 % of the ingest's CPU under the burst in a perf profile); deep in a long side
+ * splice's block move wins.
+ */
+const SHIFT_BY_HAND = 32;
+
+function removeAt(items: string[], index: number): void {
+  const last = items.length - 1;
+  if (last - index > SHIFT_BY_HAND) {
+    items.splice(index, 1);
+    return;
+  }
+  for (let i = index; i < last; i++) items[i] = items[i + 1];
+  items.pop();
+}
+
+function insertAt(items: string[], index: number, item: string): void {
+  let i = items.length;
+  if (i - index > SHIFT_BY_HAND) {
+    items.splice(index, 0, item);
+    return;
+  }
+  items.push(item);
+  for (; i > index; i--) items[i] = items[i - 1];
+  items[index] = item;
 }
 
 /**
