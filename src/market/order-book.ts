@@ -34,57 +34,73 @@ export interface OrderBookOptions {
 }
 
 /**
- * One side of the book: prices sorted worst to best, so that the busy region near the touch sits at the end
- * of the arrays where inserts and deletes shift little, with a parallel array of amounts. A parallel
- * Float64Array of keys makes the binary search that finds a level cheap; equal keys (prices a float cannot
- * tell apart, such as 18-decimal prices) fall back to the exact order of the canonical texts.
+ * One side of the book, sorted worst to best, so that the busy region near the touch sits at the end of the
+ * arrays. A Float64Array of keys makes the binary search that finds a level cheap; equal keys (prices a float
+ * cannot tell apart, such as 18-decimal prices) fall back to the exact order of the canonical texts.
+ *
+ * A level's texts stay in their slot of `prices` and `amounts` for as long as it lives; the sorted order is
+ * an Int32Array of slots beside the keys. An insert or a removal moves numbers only, a block move of typed
+ * arrays, where shifting arrays of strings (with splice) wrote every moved pointer through V8's write
+ * barrier: 5 % of the ingest's CPU under a burst spread over hundreds of levels.
  *
  * A level is found by that search rather than through a Map keyed by price text: across hundreds of books a
  * Map's entries and the texts it compares are scattered over the heap, and each price read from a frame is a
  * new string whose hash must be computed first, where the keys of one side are a few kilobytes in a row.
  */
 class SortedBookSide {
+  private count = 0;
+  private keys: Float64Array = new Float64Array(keyCapacity(0));
+  /** The slot of each level, in the order of `keys`. */
+  private order: Int32Array = new Int32Array(this.keys.length);
+  /** By slot; a free slot holds ''. */
   private prices: string[] = [];
   private amounts: string[] = [];
-  private keys: Float64Array = new Float64Array(keyCapacity(0));
+  private freeSlots: number[] = [];
 
   constructor(private readonly direction: BookDirection) {}
 
   get size(): number {
-    return this.prices.length;
+    return this.count;
   }
 
   get(price: string): string | undefined {
     const index = this.lowerBound(levelKey(this.direction, price), price);
-    return this.prices[index] === price ? this.amounts[index] : undefined;
+    return index < this.count && this.priceAt(index) === price ? this.amountAt(index) : undefined;
+  }
+
+  /** The price of the level at `index`, counted from the worst. */
+  priceAt(index: number): string {
+    return this.prices[this.order[index]];
+  }
+
+  amountAt(index: number): string {
+    return this.amounts[this.order[index]];
   }
 
   /** Live prices, worst first. */
-  allPrices(): readonly string[] {
-    return this.prices;
-  }
-
-  /** Their amounts, in the same order. */
-  allAmounts(): readonly string[] {
-    return this.amounts;
+  allPrices(): string[] {
+    const prices = new Array<string>(this.count);
+    for (let i = 0; i < this.count; i++) prices[i] = this.priceAt(i);
+    return prices;
   }
 
   best(): PriceLevel | undefined {
-    const last = this.prices.length - 1;
-    return last < 0 ? undefined : [this.prices[last], this.amounts[last]];
+    const last = this.count - 1;
+    return last < 0 ? undefined : [this.priceAt(last), this.amountAt(last)];
   }
 
   bestPrice(): string | undefined {
-    return this.prices[this.prices.length - 1];
+    return this.count === 0 ? undefined : this.priceAt(this.count - 1);
   }
 
   /** Sets a level; returns the amount as now held, or undefined when the book did not change. */
   set(price: string, amount: string): string | undefined {
     const key = levelKey(this.direction, price);
     const index = this.lowerBound(key, price);
-    if (this.prices[index] === price) {
-      if (this.amounts[index] === amount) return undefined;
-      return (this.amounts[index] = ownText(amount));
+    if (index < this.count && this.priceAt(index) === price) {
+      const slot = this.order[index];
+      if (this.amounts[slot] === amount) return undefined;
+      return (this.amounts[slot] = ownText(amount));
     }
     const owned = ownText(amount);
     this.insert(index, key, ownText(price), owned);
@@ -94,10 +110,14 @@ class SortedBookSide {
   /** Removes a level; returns whether it existed. */
   delete(price: string): boolean {
     const index = this.lowerBound(levelKey(this.direction, price), price);
-    if (this.prices[index] !== price) return false;
-    this.keys.copyWithin(index, index + 1, this.prices.length);
-    removeAt(this.prices, index);
-    removeAt(this.amounts, index);
+    if (index === this.count || this.priceAt(index) !== price) return false;
+    const slot = this.order[index];
+    this.prices[slot] = '';
+    this.amounts[slot] = '';
+    this.freeSlots.push(slot);
+    this.keys.copyWithin(index, index + 1, this.count);
+    this.order.copyWithin(index, index + 1, this.count);
+    this.count--;
     return true;
   }
 
@@ -106,42 +126,57 @@ class SortedBookSide {
     this.prices = loaded.prices;
     this.amounts = loaded.amounts;
     this.keys = loaded.keys;
+    this.count = loaded.prices.length;
+    this.order = new Int32Array(this.keys.length);
+    for (let i = 0; i < this.count; i++) this.order[i] = i;
+    this.freeSlots = [];
   }
 
   /** Best first. */
   levels(limit: number): PriceLevel[] {
-    const count = Math.min(limit, this.prices.length);
+    const count = Math.min(limit, this.count);
     const result = new Array<PriceLevel>(count);
-    const last = this.prices.length - 1;
-    for (let i = 0; i < count; i++) result[i] = [this.prices[last - i], this.amounts[last - i]];
+    const last = this.count - 1;
+    for (let i = 0; i < count; i++) result[i] = [this.priceAt(last - i), this.amountAt(last - i)];
     return result;
   }
 
   private insert(index: number, key: number, price: string, amount: string): void {
-    const count = this.prices.length;
-    if (count === this.keys.length) {
-      const grown = new Float64Array(this.keys.length * 2);
-      grown.set(this.keys);
-      this.keys = grown;
+    if (this.count === this.keys.length) {
+      const keys = new Float64Array(this.keys.length * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const order = new Int32Array(keys.length);
+      order.set(this.order);
+      this.order = order;
     }
-    this.keys.copyWithin(index + 1, index, count);
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.prices.length;
+      this.prices.push(price);
+      this.amounts.push(amount);
+    } else {
+      this.prices[slot] = price;
+      this.amounts[slot] = amount;
+    }
+    this.keys.copyWithin(index + 1, index, this.count);
+    this.order.copyWithin(index + 1, index, this.count);
     this.keys[index] = key;
-    insertAt(this.prices, index, price);
-    insertAt(this.amounts, index, amount);
+    this.order[index] = slot;
+    this.count++;
   }
 
   /** The first index whose level is not worse than (key, price). */
   private lowerBound(key: number, price: string): number {
     const keys = this.keys;
-    const prices = this.prices;
     let low = 0;
-    let high = prices.length;
+    let high = this.count;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const candidate = keys[middle];
       if (
         candidate < key ||
-        (candidate === key && this.direction * compareCanonical(prices[middle], price) < 0)
+        (candidate === key && this.direction * compareCanonical(this.priceAt(middle), price) < 0)
       ) {
         low = middle + 1;
       } else {
@@ -150,35 +185,6 @@ class SortedBookSide {
     }
     return low;
   }
-}
-
-/**
- * Levels this near the end of a side are shifted by hand, further ones by splice. Most changes land near
- * the touch, at the end, where a short loop beats splice's generic path and the array it allocates for
- * its result (splice was 5 % of the ingest's CPU under the burst in a perf profile); deep in a long side
- * splice's block move wins.
- */
-const SHIFT_BY_HAND = 32;
-
-function removeAt(items: string[], index: number): void {
-  const last = items.length - 1;
-  if (last - index > SHIFT_BY_HAND) {
-    items.splice(index, 1);
-    return;
-  }
-  for (let i = index; i < last; i++) items[i] = items[i + 1];
-  items.pop();
-}
-
-function insertAt(items: string[], index: number, item: string): void {
-  let i = items.length;
-  if (i - index > SHIFT_BY_HAND) {
-    items.splice(index, 0, item);
-    return;
-  }
-  items.push(item);
-  for (; i > index; i--) items[i] = items[i - 1];
-  items[index] = item;
 }
 
 /**
@@ -305,14 +311,20 @@ export class OrderBook {
     const walks = { bid: { next: 0, step: 0 }, ask: { next: 0, step: 0 } };
     for (const { side, price, amount } of snapshot) {
       const levels = this.side(side);
-      const prices = levels.allPrices();
       const walk = walks[side];
       if (walk.step === 0) {
-        if (prices[0] === price) walk.step = 1;
-        else if (prices[prices.length - 1] === price) [walk.next, walk.step] = [prices.length - 1, -1];
+        if (levels.size === 0) return false;
+        if (levels.priceAt(0) === price) walk.step = 1;
+        else if (levels.priceAt(levels.size - 1) === price) [walk.next, walk.step] = [levels.size - 1, -1];
         else return false;
       }
-      if (prices[walk.next] !== price || levels.allAmounts()[walk.next] !== amount) return false;
+      if (
+        walk.next < 0 ||
+        walk.next >= levels.size ||
+        levels.priceAt(walk.next) !== price ||
+        levels.amountAt(walk.next) !== amount
+      )
+        return false;
       walk.next += walk.step;
     }
     return (['bid', 'ask'] as const).every((side) => {
