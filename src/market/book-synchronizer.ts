@@ -347,7 +347,8 @@ export class BookSynchronizer {
   private afterApplied(now: number): void {
     for (;;) {
       this.afterBookMoved(now);
-      if (this.currentState !== 'live') return;
+      // Nearly always nothing is held: skip the lookups and the iterator on every delta.
+      if (this.currentState !== 'live' || this.held.size === 0) return;
       const next = this.held.get(this.book.version + 1);
       if (next === undefined) break;
       this.held.delete(next.message.version);
