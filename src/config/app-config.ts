@@ -195,6 +195,17 @@ export class AppConfig {
   @Max(600_000)
   UPSTREAM_PONG_TIMEOUT_MS = 10_000;
 
+  /**
+   * While messages keep coming, an upstream websocket reads every this many milliseconds, all that
+   * arrived at once (see `batchReads`): less ingest CPU under a burst, for at most this much more lag.
+   * 0 reads every message as it arrives.
+   */
+  @EnvNumber()
+  @IsInt({ message: 'must be an integer number of milliseconds' })
+  @Min(0)
+  @Max(50)
+  UPSTREAM_READ_BATCH_MS = 10;
+
   /** Each instrument's state is written to the store at most once per this interval. */
   @EnvNumber()
   @IsInt({ message: 'must be an integer number of milliseconds' })

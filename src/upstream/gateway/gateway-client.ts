@@ -108,6 +108,7 @@ export class GatewayClient {
   private readonly rejections: RejectionSink;
   private readonly now: () => number;
   private readonly userAgent: string;
+  private readonly readBatchMs: number;
   private readonly subscriptions = new SubscriptionRouter();
   /** Subscribe calls in flight on each connection, at most SUBSCRIBES_IN_FLIGHT. */
   private readonly subscribePacers = new WeakMap<GatewaySocket, CallPacer>();
@@ -160,6 +161,7 @@ export class GatewayClient {
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     this.now = options.now ?? Date.now;
     this.userAgent = options.userAgent ?? GATEWAY_DEFAULTS.userAgent;
+    this.readBatchMs = options.readBatchMs ?? 0;
     for (const [name, value] of Object.entries({
       pingIntervalMs: this.pingIntervalMs,
       pongTimeoutMs: this.pongTimeoutMs,
@@ -347,6 +349,7 @@ export class GatewayClient {
     const socket: GatewaySocket = new GatewaySocket(`${this.wsUrl}${GATEWAY_PATH}${query}`, {
       handshakeTimeoutMs: this.connectTimeoutMs,
       userAgent: this.userAgent,
+      readBatchMs: this.readBatchMs,
       now: this.now,
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),

@@ -9,6 +9,7 @@ import {
 } from './gateway-errors';
 import { decodeFrame, DecodeFailure, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
+import { batchedReadOptions, batchReads } from '../read-batching';
 
 /** What the socket reports to its owner, synchronously and in the order frames arrive. */
 export interface GatewaySocketHooks {
@@ -20,6 +21,8 @@ export interface GatewaySocketHooks {
 export interface GatewaySocketOptions {
   readonly handshakeTimeoutMs: number;
   readonly userAgent: string;
+  /** See `batchReads`; 0 reads as frames arrive. */
+  readonly readBatchMs: number;
   readonly now: () => number;
   readonly hooks: GatewaySocketHooks;
 }
@@ -80,10 +83,15 @@ export class GatewaySocket {
     url: string,
     private readonly options: GatewaySocketOptions,
   ) {
-    this.socket = new WebSocket(url, {
+    const socketOptions = {
       handshakeTimeout: options.handshakeTimeoutMs,
       headers: { 'User-Agent': options.userAgent },
-    });
+    };
+    this.socket = new WebSocket(
+      url,
+      options.readBatchMs > 0 ? batchedReadOptions(socketOptions) : socketOptions,
+    );
+    batchReads(this.socket, options.readBatchMs);
     const socket = this.socket;
     this.opened = new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

@@ -16,10 +16,16 @@ import { StreamStarter } from './stream-starter';
 /**
  * The official client's option for the WebSocket class it opens in Node (left out of its published
  * types): the project's ws rather than the older copy the client bundles, which checks the UTF-8 of
- * every frame byte by byte in JavaScript where the newer one does it natively. A client that stopped
- * reading the option would fall back to its own copy, slower but the same.
+ * every frame byte by byte in JavaScript where the newer one does it natively, and with batched reads
+ * when asked. A client that stopped reading the option would fall back to its own copy, slower but the
+ * same.
  */
-const PROJECT_WEBSOCKET = { WebSocket } as IHttpConnectionOptions;
+function projectWebSocket(readBatchMs: number): IHttpConnectionOptions {
+  return {
+    WebSocket: readBatchMs > 0 ? webSocketWithBatchedReads(readBatchMs) : WebSocket,
+  } as IHttpConnectionOptions;
+}
+import { webSocketWithBatchedReads } from '../read-batching';
 import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
 import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
@@ -53,6 +59,8 @@ export interface HubClientOptions {
   readonly serverTimeoutMs?: number;
   /** A ping goes out when nothing else was sent for this long (default 15 s). */
   readonly keepAliveIntervalMs?: number;
+  /** After each message the socket stops reading for this long, to read more at once (see `batchReads`; default 0, off). */
+  readonly readBatchMs?: number;
   readonly logger?: HubClientLogger;
   /** Counts and logs every message and stream item skipped as unreadable (default: logged, rate-limited). */
   readonly rejections?: RejectionSink;
@@ -88,6 +96,7 @@ export class HubClient {
   private readonly skipNegotiation: boolean;
   private readonly serverTimeoutMs: number;
   private readonly keepAliveIntervalMs: number;
+  private readonly readBatchMs: number;
   private readonly backoff: ReconnectBackoff;
   private readonly logger: HubClientLogger;
   private readonly rejections: RejectionSink;
@@ -114,6 +123,7 @@ export class HubClient {
       'keepAliveIntervalMs',
       options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
     );
+    this.readBatchMs = options.readBatchMs ?? 0;
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
@@ -240,7 +250,7 @@ export class HubClient {
       .withUrl(this.url, {
         skipNegotiation: this.skipNegotiation,
         transport: HttpTransportType.WebSockets,
-        ...PROJECT_WEBSOCKET,
+        ...projectWebSocket(this.readBatchMs),
       })
       .withHubProtocol(this.protocol)
       .withAutomaticReconnect(this.backoff)

@@ -1,0 +1,130 @@
+import { once } from 'node:events';
+import { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { batchedReadOptions, batchReads, webSocketWithBatchedReads } from './read-batching';
+
+/**
+ * A server that runs `send` on each connection, and a client opening against it with batched reads
+ * when asked; listen to the client's messages before the next turn.
+ */
+async function connect(
+  pauseMs: number,
+  send: (peer: WebSocket) => void,
+): Promise<{ client: WebSocket; close: () => Promise<void> }> {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(server, 'listening');
+  server.on('connection', send);
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new WebSocket(url, pauseMs > 0 ? batchedReadOptions({}) : {});
+  batchReads(client, pauseMs);
+  return {
+    client,
+    close: async () => {
+      client.terminate();
+      for (const peer of server.clients) peer.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Resolves with each message's text and receive time once `count` have arrived. */
+function receive(client: WebSocket, count: number): Promise<{ text: string; at: number }[]> {
+  const received: { text: string; at: number }[] = [];
+  return new Promise((resolve) => {
+    client.on('message', (data) => {
+      received.push({ text: String(data), at: performance.now() });
+      if (received.length === count) resolve(received);
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('batchReads', () => {
+  it('holds what arrives during the pause after a message, then hands it over at once', async () => {
+    const { client, close } = await connect(80, (peer) => {
+      void (async () => {
+        peer.send('first');
+        await sleep(15);
+        peer.send('second');
+        await sleep(15);
+        peer.send('third');
+      })();
+    });
+    try {
+      const [first, second, third] = await receive(client, 3);
+      expect([first.text, second.text, third.text]).toEqual(['first', 'second', 'third']);
+      // Unbatched, the second arrives about 15 ms after the first.
+      expect(second.at - first.at).toBeGreaterThanOrEqual(70);
+      expect(third.at - second.at).toBeLessThan(10);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads each message as it arrives when off', async () => {
+    const { client, close } = await connect(0, (peer) => {
+      void (async () => {
+        peer.send('first');
+        await sleep(15);
+        peer.send('second');
+      })();
+    });
+    try {
+      const [first, second] = await receive(client, 2);
+      expect(second.at - first.at).toBeLessThan(60);
+    } finally {
+      await close();
+    }
+  });
+
+  it('delivers every message in order, a trickle and then a backlog of megabytes', async () => {
+    const trickle = 200;
+    const backlog = 4_000;
+    const padding = 'x'.repeat(1_000);
+    const { client, close } = await connect(10, (peer) => {
+      void (async () => {
+        for (let i = 0; i < trickle; i++) {
+          peer.send(`${i}`);
+          if (i % 10 === 0) await sleep(1);
+        }
+        for (let i = trickle; i < trickle + backlog; i++) peer.send(`${i} ${padding}`);
+      })();
+    });
+    try {
+      const received = await receive(client, trickle + backlog);
+      expect(received.map(({ text }) => Number(text.split(' ')[0]))).toEqual(
+        Array.from({ length: trickle + backlog }, (_, i) => i),
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives the SignalR client a ws class that batches', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(server, 'listening');
+    server.on('connection', (peer) => {
+      void (async () => {
+        peer.send('first');
+        await sleep(15);
+        peer.send('second');
+      })();
+    });
+    const BatchedWebSocket = webSocketWithBatchedReads(80);
+    const client = new BatchedWebSocket(
+      `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      undefined,
+      {
+        headers: { 'X-Test': '1' },
+      },
+    );
+    try {
+      const [first, second] = await receive(client, 2);
+      expect(second.at - first.at).toBeGreaterThanOrEqual(70);
+    } finally {
+      client.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
