@@ -36,7 +36,7 @@ export interface GatewayClientOptions {
   readonly random?: () => number;
   /** Sent on the login and the upgrade; the exchange's samples always send one. */
   readonly userAgent?: string;
-  /** After each frame the socket stops reading for this long, to read more at once (see `batchReads`; default 0, off). */
+  /** While frames keep coming, the socket reads every this many milliseconds (see `batchReads`; default 0, off). */
   readonly readBatchMs?: number;
 }
 

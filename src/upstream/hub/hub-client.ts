@@ -12,6 +12,9 @@ import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
 import { marketDataHubUrl } from './hub-url';
 import { StreamStarter } from './stream-starter';
+import { webSocketWithBatchedReads } from '../read-batching';
+import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
+import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
 /**
  * The official client's option for the WebSocket class it opens in Node (left out of its published
@@ -25,9 +28,6 @@ function projectWebSocket(readBatchMs: number): IHttpConnectionOptions {
     WebSocket: readBatchMs > 0 ? webSocketWithBatchedReads(readBatchMs) : WebSocket,
   } as IHttpConnectionOptions;
 }
-import { webSocketWithBatchedReads } from '../read-batching';
-import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
-import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 
 /**
  * `connecting`: building a connection, including the waits between failed tries;
@@ -59,7 +59,7 @@ export interface HubClientOptions {
   readonly serverTimeoutMs?: number;
   /** A ping goes out when nothing else was sent for this long (default 15 s). */
   readonly keepAliveIntervalMs?: number;
-  /** After each message the socket stops reading for this long, to read more at once (see `batchReads`; default 0, off). */
+  /** While messages keep coming, the socket reads every this many milliseconds (see `batchReads`; default 0, off). */
   readonly readBatchMs?: number;
   readonly logger?: HubClientLogger;
   /** Counts and logs every message and stream item skipped as unreadable (default: logged, rate-limited). */
