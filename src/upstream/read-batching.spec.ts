@@ -101,6 +101,28 @@ describe('batchReads', () => {
     }
   });
 
+  it('hands over what came before the server closed mid-pause, then the close', async () => {
+    const { client, close } = await connect(100, (peer) => {
+      peer.send('first');
+      setTimeout(() => {
+        peer.send('last');
+        peer.close(1001, 'going away');
+      }, 20);
+    });
+    try {
+      const texts: string[] = [];
+      client.on('message', (data) => texts.push(String(data)));
+      const opened = performance.now();
+      const [code] = (await once(client, 'close')) as [number];
+      expect(texts).toEqual(['first', 'last']);
+      expect(code).toBe(1001);
+      // Seen once the pause ends, not left until a timeout.
+      expect(performance.now() - opened).toBeLessThan(2_000);
+    } finally {
+      await close();
+    }
+  });
+
   it('gives the SignalR client a ws class that batches', async () => {
     const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     await once(server, 'listening');
