@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { batchedReadOptions, batchReads, webSocketWithBatchedReads } from './read-batching';
+import { openWebSocket, webSocketWithBatchedReads } from './read-batching';
 
 /**
  * A server that runs `send` on each connection, and a client opening against it with batched reads
@@ -15,8 +15,7 @@ async function connect(
   await once(server, 'listening');
   server.on('connection', send);
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new WebSocket(url, pauseMs > 0 ? batchedReadOptions({}) : {});
-  batchReads(client, pauseMs);
+  const client = openWebSocket(url, {}, pauseMs);
   return {
     client,
     close: async () => {
@@ -43,7 +42,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Long beside the server's 15 ms steps, so that a loaded machine's late timers cannot blur the two. */
 const PAUSE_MS = 300;
 
-describe('batchReads', () => {
+describe('read batching', () => {
   it('holds what arrives during the pause after a message, then hands it over at once', async () => {
     const { client, close } = await connect(PAUSE_MS, (peer) => {
       void (async () => {

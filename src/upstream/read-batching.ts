@@ -14,7 +14,7 @@ import WebSocket, { ClientOptions } from 'ws';
  * After a pause everything waiting is read before the next pause starts, in as many reads as it
  * takes, so a socket that is behind is never held back to one read a pause.
  */
-export function batchReads(socket: WebSocket, pauseMs: number): void {
+function batchReads(socket: WebSocket, pauseMs: number): void {
   if (pauseMs <= 0) return;
   /** A pause or the read after it is under way. */
   let batching = false;
@@ -46,14 +46,22 @@ export function batchReads(socket: WebSocket, pauseMs: number): void {
 }
 
 /**
- * The socket options a batched websocket needs: a paused socket goes on reading from the kernel until
+ * The socket options a batched websocket needs (`options` as given when `pauseMs` is 0): a paused socket goes on reading from the kernel until
  * its buffer reaches the high-water mark (16 KiB by default), which at a high rate means a read per
  * arriving frame until the pause is nearly over; at one byte it stops after the read in hand. ws hands
  * these options to `http(s).request`, which hands `highWaterMark` to the socket it opens.
  */
-export function batchedReadOptions(options: ClientOptions): ClientOptions {
+function batchedReadOptions(options: ClientOptions, pauseMs: number): ClientOptions {
+  if (pauseMs <= 0) return options;
   const withMark: ClientOptions & { highWaterMark: number } = { ...options, highWaterMark: 1 };
   return withMark;
+}
+
+/** A ws client websocket whose reads are batched by `pauseMs` (0: read as messages arrive). */
+export function openWebSocket(url: string, options: ClientOptions, pauseMs: number): WebSocket {
+  const socket = new WebSocket(url, batchedReadOptions(options, pauseMs));
+  batchReads(socket, pauseMs);
+  return socket;
 }
 
 /** How the official SignalR client constructs a websocket in Node. */
@@ -70,7 +78,7 @@ export type WebSocketClass = new (
 export function webSocketWithBatchedReads(pauseMs: number): WebSocketClass {
   return class BatchedReadsWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
-      super(address, protocols, batchedReadOptions(options ?? {}));
+      super(address, protocols, batchedReadOptions(options ?? {}, pauseMs));
       batchReads(this, pauseMs);
     }
   };

@@ -9,7 +9,7 @@ import {
 } from './gateway-errors';
 import { decodeFrame, DecodeFailure, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
-import { batchedReadOptions, batchReads } from '../read-batching';
+import { openWebSocket } from '../read-batching';
 
 /** What the socket reports to its owner, synchronously and in the order frames arrive. */
 export interface GatewaySocketHooks {
@@ -83,15 +83,11 @@ export class GatewaySocket {
     url: string,
     private readonly options: GatewaySocketOptions,
   ) {
-    const socketOptions = {
-      handshakeTimeout: options.handshakeTimeoutMs,
-      headers: { 'User-Agent': options.userAgent },
-    };
-    this.socket = new WebSocket(
+    this.socket = openWebSocket(
       url,
-      options.readBatchMs > 0 ? batchedReadOptions(socketOptions) : socketOptions,
+      { handshakeTimeout: options.handshakeTimeoutMs, headers: { 'User-Agent': options.userAgent } },
+      options.readBatchMs,
     );
-    batchReads(this.socket, options.readBatchMs);
     const socket = this.socket;
     this.opened = new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

@@ -5,7 +5,6 @@ import {
   HubConnectionState,
   IHttpConnectionOptions,
 } from '@microsoft/signalr';
-import WebSocket from 'ws';
 import { BookStream, BookStreamHost } from './book-stream';
 import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
@@ -24,9 +23,7 @@ import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
  * same.
  */
 function projectWebSocket(readBatchMs: number): IHttpConnectionOptions {
-  return {
-    WebSocket: readBatchMs > 0 ? webSocketWithBatchedReads(readBatchMs) : WebSocket,
-  } as IHttpConnectionOptions;
+  return { WebSocket: webSocketWithBatchedReads(readBatchMs) } as IHttpConnectionOptions;
 }
 
 /**
@@ -96,7 +93,8 @@ export class HubClient {
   private readonly skipNegotiation: boolean;
   private readonly serverTimeoutMs: number;
   private readonly keepAliveIntervalMs: number;
-  private readonly readBatchMs: number;
+  /** The websocket class the official client opens, batching reads as configured. */
+  private readonly webSocketOption: IHttpConnectionOptions;
   private readonly backoff: ReconnectBackoff;
   private readonly logger: HubClientLogger;
   private readonly rejections: RejectionSink;
@@ -123,7 +121,7 @@ export class HubClient {
       'keepAliveIntervalMs',
       options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
     );
-    this.readBatchMs = options.readBatchMs ?? 0;
+    this.webSocketOption = projectWebSocket(options.readBatchMs ?? 0);
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
@@ -250,7 +248,7 @@ export class HubClient {
       .withUrl(this.url, {
         skipNegotiation: this.skipNegotiation,
         transport: HttpTransportType.WebSockets,
-        ...projectWebSocket(this.readBatchMs),
+        ...this.webSocketOption,
       })
       .withHubProtocol(this.protocol)
       .withAutomaticReconnect(this.backoff)
