@@ -65,7 +65,7 @@ class SortedBookSide {
 
   get(price: string): string | undefined {
     const index = this.lowerBound(levelKey(this.direction, price), price);
-    return index < this.count && this.priceAt(index) === price ? this.amountAt(index) : undefined;
+    return this.holdsAt(index, price) ? this.amountAt(index) : undefined;
   }
 
   /** The price of the level at `index`, counted from the worst. */
@@ -97,7 +97,7 @@ class SortedBookSide {
   set(price: string, amount: string): string | undefined {
     const key = levelKey(this.direction, price);
     const index = this.lowerBound(key, price);
-    if (index < this.count && this.priceAt(index) === price) {
+    if (this.holdsAt(index, price)) {
       const slot = this.order[index];
       if (this.amounts[slot] === amount) return undefined;
       return (this.amounts[slot] = ownText(amount));
@@ -110,7 +110,7 @@ class SortedBookSide {
   /** Removes a level; returns whether it existed. */
   delete(price: string): boolean {
     const index = this.lowerBound(levelKey(this.direction, price), price);
-    if (index === this.count || this.priceAt(index) !== price) return false;
+    if (!this.holdsAt(index, price)) return false;
     const slot = this.order[index];
     this.prices[slot] = '';
     this.amounts[slot] = '';
@@ -164,6 +164,11 @@ class SortedBookSide {
     this.keys[index] = key;
     this.order[index] = slot;
     this.count++;
+  }
+
+  /** Whether the level at `index` (as lowerBound finds it) is at `price`. */
+  private holdsAt(index: number, price: string): boolean {
+    return index < this.count && this.priceAt(index) === price;
   }
 
   /** The first index whose level is not worse than (key, price). */
