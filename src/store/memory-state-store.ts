@@ -9,10 +9,10 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
-  TradeTail,
   PriceLevel,
   StateStore,
   StoreHealth,
+  TradeTail,
   WriteFence,
   WriteOutcome,
 } from './state-store';

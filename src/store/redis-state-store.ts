@@ -18,10 +18,10 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
-  TradeTail,
   PriceLevel,
   StateStore,
   StoreHealth,
+  TradeTail,
   WriteOutcome,
 } from './state-store';
 import { StoreLogger } from './store-logger';
@@ -302,7 +302,6 @@ function subscriberOf(client: RedisClient): RedisClient {
   return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
 }
 
-/** The values of a pipeline or transaction; rejects with the first error. */
 /** Members and scores as ZRANGE ... WITHSCORES gives them, as trades oldest first. */
 function decodeScoredTrades(flat: readonly string[], instrument: string): Trade[] {
   const trades: Trade[] = [];
@@ -313,6 +312,7 @@ function decodeScoredTrades(flat: readonly string[], instrument: string): Trade[
   return trades.sort(compareTradesOldestFirst);
 }
 
+/** The values of a pipeline or transaction; rejects with the first error. */
 function valuesOf(replies: [error: Error | null, value: unknown][] | null): unknown[] {
   if (!replies) throw new Error('transaction aborted');
   const failed = replies.find(([error]) => error !== null);
