@@ -32,7 +32,7 @@ class ChangingInstrument implements WriteSource {
   version = 0;
   replaced = 0;
 
-  takeWrite(): InstrumentWrite {
+  takeWrite(): InstrumentWrite | undefined {
     this.version++;
     return {
       instrument: 'btc_usdt',
@@ -53,6 +53,24 @@ class ChangingInstrument implements WriteSource {
 
   replaceOnNextWrite(): void {
     this.replaced++;
+  }
+}
+
+/** An instrument that changes only when told to, as a quiet market does. */
+class QuietInstrument extends ChangingInstrument {
+  private changed = false;
+  /** How many times the writer looked for a change. */
+  looks = 0;
+
+  change(): void {
+    this.changed = true;
+  }
+
+  override takeWrite(): InstrumentWrite | undefined {
+    this.looks++;
+    if (!this.changed) return undefined;
+    this.changed = false;
+    return super.takeWrite();
   }
 }
 
@@ -116,6 +134,64 @@ describe('StateWriter', () => {
     await stopping;
     const heads = await store.readHeads(['btc_usdt']);
     expect(heads.get('btc_usdt')?.bookVersion).toBe(instrument.version);
+  });
+
+  describe('on a quiet market', () => {
+    async function quietWriter(): Promise<{
+      store: SlowStore;
+      instrument: QuietInstrument;
+      writer: StateWriter;
+    }> {
+      const store = new SlowStore(10);
+      const instrument = new QuietInstrument();
+      const writer = new StateWriter(store, () => [instrument], 100, quietEvents);
+      writer.start();
+      // Two flushes on the cadence, at 100 and 200 ms, find nothing.
+      await jest.advanceTimersByTimeAsync(250);
+      return { store, instrument, writer };
+    }
+
+    async function stop(writer: StateWriter): Promise<void> {
+      const stopping = writer.stop();
+      await jest.advanceTimersByTimeAsync(50);
+      await stopping;
+    }
+
+    it('writes the change that ends a quiet spell a few milliseconds after it is applied', async () => {
+      const { store, instrument, writer } = await quietWriter();
+      instrument.change();
+      const appliedAt = Date.now();
+      writer.flushIfDue();
+      await jest.advanceTimersByTimeAsync(20);
+      expect(store.writes.map((write) => write.start - appliedAt)).toEqual([5]);
+      await stop(writer);
+    });
+
+    it('keeps the cadence for the changes right after it', async () => {
+      const { store, instrument, writer } = await quietWriter();
+      const firstAt = Date.now();
+      for (let step = 0; step < 15; step++) {
+        instrument.change();
+        writer.flushIfDue();
+        await jest.advanceTimersByTimeAsync(10);
+      }
+      const starts = store.writes.map((write) => write.start - firstAt);
+      expect(starts).toEqual([5, 105]);
+      await stop(writer);
+    });
+
+    it('looks for changes at most once more per interval when messages change nothing', async () => {
+      const { instrument, writer } = await quietWriter();
+      const looksBefore = instrument.looks;
+      for (let step = 0; step < 100; step++) {
+        writer.flushIfDue();
+        await jest.advanceTimersByTimeAsync(10);
+      }
+      // 1,000 ms: ten flushes on the cadence, and at most one early look after each.
+      expect(instrument.looks - looksBefore).toBeLessThanOrEqual(20);
+      expect(instrument.looks - looksBefore).toBeGreaterThanOrEqual(10);
+      await stop(writer);
+    });
   });
 
   describe('while the event loop is busy with incoming data', () => {

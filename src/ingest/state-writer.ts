@@ -1,5 +1,12 @@
 import { InstrumentWrite, StateStore } from '../store/state-store';
 
+/**
+ * How long after the message that ends a quiet spell its write starts: one event upstream often
+ * comes as a book change and a trade on two sockets, a few milliseconds apart, and both should go
+ * in the same write.
+ */
+const QUIET_SPELL_WRITE_DELAY_MS = 5;
+
 /** What the writer needs of an instrument's pipeline. */
 export interface WriteSource {
   /** The write that brings the store up to date, or undefined when nothing changed. */
@@ -17,8 +24,10 @@ export interface WriterEvents {
 
 /**
  * Writes what changed in every pipeline to the store, once per interval whatever the upstream rate:
- * one pipelined batch, atomic per instrument. A batch that fails may or may not have been applied,
- * so its instruments are written whole next time; a store that lost its contents gets everything again.
+ * one pipelined batch, atomic per instrument. A change that ends a quiet spell (the last flush on the
+ * cadence found nothing) is written a few milliseconds after it is applied, not up to an interval
+ * later. A batch that fails may or may not have been applied, so its instruments are written whole
+ * next time; a store that lost its contents gets everything again.
  */
 export class StateWriter {
   private timer?: NodeJS.Timeout;
@@ -29,6 +38,13 @@ export class StateWriter {
   private failing = false;
   /** When the next flush is due, on `performance.now()`'s clock; never while one runs or once stopped. */
   private dueAt = Number.POSITIVE_INFINITY;
+  /**
+   * The last flush on the cadence found nothing to write: the next applied message brings the next
+   * flush forward. A flush brought forward does not arm it again, so messages that change nothing
+   * cost at most one extra pass over the pipelines per interval.
+   */
+  private idle = false;
+  private broughtForward = false;
 
   constructor(
     private readonly store: StateStore,
@@ -49,6 +65,7 @@ export class StateWriter {
   async stop(): Promise<void> {
     this.stopped = true;
     this.dueAt = Number.POSITIVE_INFINITY;
+    this.idle = false;
     clearTimeout(this.timer);
     this.stopListening?.();
     await this.running;
@@ -56,18 +73,27 @@ export class StateWriter {
   }
 
   /**
-   * Starts the flush now if it is due. A process busy with incoming data for longer than the
-   * interval runs its timers only once that data is handled, and every change received meanwhile
-   * would wait for the end of it (hundreds of ms under a burst on a starved machine); called between
-   * messages, this keeps the cadence.
+   * Called after each applied message. Starts the flush now if it is due, or brings it forward if the
+   * writer was idle.
+   * A process busy with incoming data for longer than the interval runs its timers only once that
+   * data is handled, and every change received meanwhile would wait for the end of it (hundreds of
+   * ms under a burst on a starved machine); called between messages, this keeps the cadence.
    */
   flushIfDue(): void {
+    if (this.idle) {
+      this.idle = false;
+      this.broughtForward = true;
+      clearTimeout(this.timer);
+      this.schedule(Math.min(QUIET_SPELL_WRITE_DELAY_MS, this.intervalMs));
+      return;
+    }
     if (performance.now() < this.dueAt) return;
     clearTimeout(this.timer);
     this.runFlush();
   }
 
-  async flush(): Promise<void> {
+  /** Writes what changed; resolves to the number of instruments written. */
+  async flush(): Promise<number> {
     const owners = new Map<string, WriteSource>();
     const batch = [];
     for (const pipeline of this.pipelines()) {
@@ -76,7 +102,7 @@ export class StateWriter {
       owners.set(write.instrument, pipeline);
       batch.push(write);
     }
-    if (batch.length === 0) return;
+    if (batch.length === 0) return 0;
     const started = performance.now();
     try {
       const outcomes = await this.store.write(batch);
@@ -89,6 +115,7 @@ export class StateWriter {
       for (const pipeline of owners.values()) pipeline.replaceOnNextWrite();
       this.events.onFailed(error as Error);
     }
+    return batch.length;
   }
 
   /**
@@ -106,12 +133,19 @@ export class StateWriter {
   }
 
   private runFlush(): void {
+    const onCadence = !this.broughtForward;
     this.dueAt = Number.POSITIVE_INFINITY;
+    this.idle = false;
+    this.broughtForward = false;
     const started = performance.now();
-    this.running = this.flush().finally(() => {
-      this.running = undefined;
-      const spent = performance.now() - started;
-      this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
-    });
+    this.running = this.flush()
+      .then((written) => {
+        this.idle = onCadence && written === 0 && !this.stopped;
+      })
+      .finally(() => {
+        this.running = undefined;
+        const spent = performance.now() - started;
+        this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
+      });
   }
 }
