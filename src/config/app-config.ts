@@ -206,12 +206,15 @@ export class AppConfig {
   @Max(50)
   UPSTREAM_READ_BATCH_MS = 10;
 
-  /** Each instrument's state is written to the store at most once per this interval. */
+  /**
+   * Each instrument's state is written to the store at most once per this interval: the largest
+   * fixed part of the lag from upstream to the API, against one store write per interval.
+   */
   @EnvNumber()
   @IsInt({ message: 'must be an integer number of milliseconds' })
   @Min(10)
   @Max(10_000)
-  FLUSH_INTERVAL_MS = 100;
+  FLUSH_INTERVAL_MS = 50;
 
   /** Each live book is checked against a REST snapshot about this often (the REST limits may stretch it). */
   @EnvNumber()

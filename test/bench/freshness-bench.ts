@@ -3,6 +3,7 @@ import { loadavg, setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
+import { AppConfig } from '../../src/config/app-config';
 import { parseMetrics, MetricSample } from '../support/metrics-text';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import {
@@ -693,7 +694,7 @@ export function report(
     }`,
     `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
       `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle; ` +
-      `FLUSH_INTERVAL_MS ${settings.flushIntervalMs ?? 'default (100)'}` +
+      `FLUSH_INTERVAL_MS ${settings.flushIntervalMs ?? `default (${new AppConfig().FLUSH_INTERVAL_MS})`}` +
       (settings.gatewayFirst ? '; the exchange at nice 10 (--gateway-first)' : '') +
       (settings.ingestNodeOptions.length > 0
         ? `; ingest run with ${settings.ingestNodeOptions.join(' ')}`
