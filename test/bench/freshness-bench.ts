@@ -17,6 +17,7 @@ import {
 } from './bench-process';
 import {
   EmittedTop,
+  lagsFrom,
   ObservedTop,
   recentTrades,
   storedLags,
@@ -268,6 +269,8 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       `freshness: ${settings.phaseSeconds} s watched (${watchedBooks.length} books, ${watchedTrades.length} trade lists)`,
     );
     const storedVersions = await deployment.recordStoredVersions?.(watchedBooks);
+    // The top log starts with the pollers: the states of the warm-up are the matching's history.
+    await postJson(`${sandbox.url}/sandbox/top-log`, { instruments: watchedBooks });
     const pollersStart = Date.now();
     const phaseStart = pollersStart + POLLER_WARM_UP_MS;
     const watching = { on: true };
@@ -279,7 +282,6 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     );
     const tickerWatch = watchTickers(apiUrl, watchedBooks, settings.tickerPollMs, watching);
     await sleep(phaseStart - Date.now());
-    await postJson(`${sandbox.url}/sandbox/top-log`, { instruments: watchedBooks });
     const watchedStart = monotonicMicros();
     const polled = await measurePhase(deployment, sandbox.process, settings.phaseSeconds, () =>
       sleep(settings.phaseSeconds * 1000),
@@ -306,17 +308,17 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
     for (const [index, instrument] of watchedBooks.entries()) {
       const emitted = await emittedTops(sandbox.url, instrument);
       const matched = topLags(emitted, books[index].observed);
-      bookLags.push(...matched.lags);
+      bookLags.push(...lagsFrom(emitted, matched.lags, phaseStart));
       unseen += matched.unseen;
       observations += books[index].observed.length;
       const stored = storedVersions && storedLags(emitted, storedVersions.get(instrument) ?? []);
-      storeLags.push(...(stored?.lags ?? []));
+      storeLags.push(...lagsFrom(emitted, stored?.lags ?? [], phaseStart));
       unstored += stored?.unseen ?? 0;
       const states = tickerStates(emitted);
       const byTicker = topLags(states, tickers.observed.get(instrument) ?? []);
       const timeable = timeableTickerStates(states, TICKER_RETURN_WINDOW_MS);
-      tickerLags.push(...byTicker.lags);
-      timeableTickerLags.push(...byTicker.lags.filter((_, index) => timeable[index]));
+      tickerLags.push(...lagsFrom(states, byTicker.lags, phaseStart));
+      timeableTickerLags.push(...lagsFrom(states, byTicker.lags, phaseStart, timeable));
       tickerUnseen += byTicker.unseen;
       timeableTickerUnseen += timeable.slice(byTicker.lags.length).filter(Boolean).length;
     }

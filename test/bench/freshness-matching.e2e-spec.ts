@@ -1,4 +1,4 @@
-import { EmittedTop, tickerStates, timeableTickerStates, topLags } from './freshness-matching';
+import { EmittedTop, lagsFrom, tickerStates, timeableTickerStates, topLags } from './freshness-matching';
 
 /** Ticker states (bid|ask) emitted at the given times, one version each. */
 function states(...emitted: [time: number, key: string][]): EmittedTop[] {
@@ -15,6 +15,17 @@ describe('freshness matching', () => {
 
     expect(lags.lags).toEqual([90, 80, 110]);
     expect(lags.unseen).toBe(1);
+  });
+
+  it('times only the states of the window, and those kept', () => {
+    const emitted = states([0, 'a|b'], [10, 'a|c'], [20, 'd|c'], [500, 'e|c']);
+    const { lags } = topLags(emitted, [
+      { time: 90, key: 'a|c' },
+      { time: 130, key: 'd|c' },
+    ]);
+
+    expect(lagsFrom(emitted, lags, 10)).toEqual([80, 110]);
+    expect(lagsFrom(emitted, lags, 10, [true, false, true, true])).toEqual([110]);
   });
 
   it('keeps the states of a ticker whose prices changed', () => {
@@ -51,5 +62,15 @@ describe('freshness matching', () => {
 
     expect(lags.lags).toEqual([20, 410, 390, 50]);
     expect(timeableTickerStates(emitted, 200)).toEqual([true, false, false, true]);
+  });
+
+  it('needs the states before the window to know that a state in it returns to recent prices', () => {
+    const emitted = states([900, '1|3'], [1_000, '1|2'], [1_060, '1|3'], [1_400, '5|6']);
+    const inWindow = emitted.slice(2); // the window starts at 1,050
+
+    // With its history, 1|3 at 1,060 is a return to prices emitted 160 ms before.
+    expect(timeableTickerStates(emitted, 200)[2]).toBe(false);
+    // Recorded only from the window's start, it would look like a change a poller can time.
+    expect(timeableTickerStates(inWindow, 200)[0]).toBe(true);
   });
 });

@@ -58,6 +58,20 @@ export function topLags(emitted: readonly EmittedTop[], observed: readonly Obser
 }
 
 /**
+ * The lags (`lags[i]` of `states[i]`) of the states emitted at or after `since`, and kept by `keep`
+ * when given. The states before it give the matching its history, what the poller had already
+ * been shown and which prices came back, without being timed themselves.
+ */
+export function lagsFrom(
+  states: readonly EmittedTop[],
+  lags: readonly number[],
+  since: number,
+  keep?: readonly boolean[],
+): number[] {
+  return lags.filter((_, index) => states[index].time >= since && (keep?.[index] ?? true));
+}
+
+/**
  * How long each emitted state took to be stored: from its event time to the first change notice of
  * its version or a later one. Both lists oldest first; versions grow in both.
  */
