@@ -44,6 +44,7 @@ export class StateWriter {
    * cost at most one extra pass over the pipelines per interval.
    */
   private idle = false;
+  /** The next flush was brought forward by the message that ended a quiet spell. */
   private broughtForward = false;
 
   constructor(
@@ -74,10 +75,10 @@ export class StateWriter {
 
   /**
    * Called after each applied message. Starts the flush now if it is due, or brings it forward if the
-   * writer was idle.
-   * A process busy with incoming data for longer than the interval runs its timers only once that
-   * data is handled, and every change received meanwhile would wait for the end of it (hundreds of
-   * ms under a burst on a starved machine); called between messages, this keeps the cadence.
+   * writer was idle. A process busy with incoming data for longer than the interval runs its timers
+   * only once that data is handled, and every change received meanwhile would wait for the end of it
+   * (hundreds of ms under a burst on a starved machine); called between messages, this keeps the
+   * cadence.
    */
   flushIfDue(): void {
     if (this.idle) {
