@@ -39,13 +39,11 @@ export class StateWriter {
   /** When the next flush is due, on `performance.now()`'s clock; never while one runs or once stopped. */
   private dueAt = Number.POSITIVE_INFINITY;
   /**
-   * The last flush on the cadence found nothing to write: the next applied message brings the next
-   * flush forward. A flush brought forward does not arm it again, so messages that change nothing
-   * cost at most one extra pass over the pipelines per interval.
+   * `idle`: the last flush on the cadence found nothing to write, and the next applied message brings
+   * the next flush forward (`ending`). A flush brought forward does not make the writer idle again,
+   * so messages that change nothing cost at most one extra pass over the pipelines per interval.
    */
-  private idle = false;
-  /** The next flush was brought forward by the message that ended a quiet spell. */
-  private broughtForward = false;
+  private quietSpell: 'none' | 'idle' | 'ending' = 'none';
 
   constructor(
     private readonly store: StateStore,
@@ -66,7 +64,7 @@ export class StateWriter {
   async stop(): Promise<void> {
     this.stopped = true;
     this.dueAt = Number.POSITIVE_INFINITY;
-    this.idle = false;
+    this.quietSpell = 'none';
     clearTimeout(this.timer);
     this.stopListening?.();
     await this.running;
@@ -81,9 +79,8 @@ export class StateWriter {
    * cadence.
    */
   flushIfDue(): void {
-    if (this.idle) {
-      this.idle = false;
-      this.broughtForward = true;
+    if (this.quietSpell === 'idle') {
+      this.quietSpell = 'ending';
       clearTimeout(this.timer);
       this.schedule(Math.min(QUIET_SPELL_WRITE_DELAY_MS, this.intervalMs));
       return;
@@ -134,14 +131,13 @@ export class StateWriter {
   }
 
   private runFlush(): void {
-    const onCadence = !this.broughtForward;
+    const onCadence = this.quietSpell !== 'ending';
     this.dueAt = Number.POSITIVE_INFINITY;
-    this.idle = false;
-    this.broughtForward = false;
+    this.quietSpell = 'none';
     const started = performance.now();
     this.running = this.flush()
       .then((written) => {
-        this.idle = onCadence && written === 0 && !this.stopped;
+        if (onCadence && written === 0 && !this.stopped) this.quietSpell = 'idle';
       })
       .finally(() => {
         this.running = undefined;

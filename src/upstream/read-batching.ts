@@ -46,10 +46,11 @@ function batchReads(socket: WebSocket, pauseMs: number): void {
 }
 
 /**
- * The socket options a batched websocket needs (`options` as given when `pauseMs` is 0): a paused socket goes on reading from the kernel until
- * its buffer reaches the high-water mark (16 KiB by default), which at a high rate means a read per
- * arriving frame until the pause is nearly over; at one byte it stops after the read in hand. ws hands
- * these options to `http(s).request`, which hands `highWaterMark` to the socket it opens.
+ * The socket options a batched websocket needs (`options` as given when `pauseMs` is 0). A paused
+ * socket goes on reading from the kernel until its buffer reaches the high-water mark (16 KiB by
+ * default), which at a high rate means a read per arriving frame until the pause is nearly over; at
+ * one byte it stops after the read in hand. ws hands these options to `http(s).request`, which hands
+ * `highWaterMark` to the socket it opens.
  */
 function batchedReadOptions(options: ClientOptions, pauseMs: number): ClientOptions {
   if (pauseMs <= 0) return options;
