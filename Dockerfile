@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
 
+# The Node.js release the service is built, tested and shipped on (the same as .node-version).
+ARG NODE_VERSION=24.21.0
+
 # Build stage: install every dependency from the lockfile, then compile.
-FROM node:20-bookworm-slim AS build
+FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 # Lockfile first, so that dependency layers are reused when only sources change.
 COPY package.json package-lock.json ./
@@ -11,12 +14,12 @@ COPY src ./src
 RUN npm run build
 
 # Production dependencies only, installed separately so that no dev tool reaches the image.
-FROM node:20-bookworm-slim AS deps
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # The heap for a 512 MiB container (the chart's API and combined pods): an old generation of half the
 # limit, which also keeps V8 from letting garbage grow to several times the live heap between full

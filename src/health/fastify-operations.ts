@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { requestIdOf } from '../logging/request-id';
 
@@ -10,18 +10,17 @@ import { requestIdOf } from '../logging/request-id';
  * connection is answered (with `Connection: close`) instead of refused with a 503 its client could
  * not have foreseen.
  */
-export function operationsOptions(
-  logger: Logger | undefined,
-): Pick<
+export function operationsOptions(logger: Logger | undefined): Pick<
   FastifyServerOptions,
-  'disableRequestLogging' | 'requestIdHeader' | 'genReqId' | 'requestIdLogLabel' | 'return503OnClosing'
-> & { loggerInstance?: Logger } {
+  'logController' | 'requestIdHeader' | 'genReqId' | 'return503OnClosing'
+> & {
+  loggerInstance?: Logger;
+} {
   return {
     ...(logger ? { loggerInstance: logger } : {}),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
     genReqId: requestIdOf,
-    requestIdLogLabel: 'requestId',
     return503OnClosing: false,
   };
 }
