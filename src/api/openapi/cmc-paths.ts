@@ -188,7 +188,7 @@ export const CMC: EndpointFamily = {
         tags: ['coinmarketcap'],
         summary:
           'Every listed market: last price, best prices, 24-hour volumes, change in percent, high and low',
-        responses: cachedJsonResponses('every listed market', schemaRef('CmcSummaries')),
+        responses: cachedJsonResponses('every listed market', schemaRef('CmcSummaries'), 'live'),
       },
     },
     '/cmc/assets': {
@@ -197,7 +197,7 @@ export const CMC: EndpointFamily = {
         tags: ['coinmarketcap'],
         summary: 'Assets of the listed markets, keyed by upper-case symbol',
         description: 'Fields not known for an asset are left out; `name` is always there.',
-        responses: cachedJsonResponses('assets by symbol', schemaRef('CmcAssets')),
+        responses: cachedJsonResponses('assets by symbol', schemaRef('CmcAssets'), 'catalog'),
       },
     },
     '/cmc/ticker': {
@@ -205,7 +205,7 @@ export const CMC: EndpointFamily = {
         operationId: 'cmcTicker',
         tags: ['coinmarketcap'],
         summary: 'Every listed market, keyed by upper-case BASE_QUOTE: last price, 24-hour volumes, isFrozen',
-        responses: cachedJsonResponses('markets by BASE_QUOTE', schemaRef('CmcTickers')),
+        responses: cachedJsonResponses('markets by BASE_QUOTE', schemaRef('CmcTickers'), 'live'),
       },
     },
     '/cmc/orderbook/{pair}': {
@@ -215,7 +215,7 @@ export const CMC: EndpointFamily = {
         summary:
           "A market's book: bids descending, asks ascending, full depth unless `depth` or `level` says less",
         parameters: [pair, CMC_DEPTH, CMC_LEVEL],
-        responses: cachedJsonResponses('the book', schemaRef('CmcOrderBook'), {
+        responses: cachedJsonResponses('the book', schemaRef('CmcOrderBook'), 'live', {
           badRequest: true,
           notFound: true,
         }),
@@ -227,7 +227,7 @@ export const CMC: EndpointFamily = {
         tags: ['coinmarketcap'],
         summary: "A market's trades of the last 24 hours, newest first; type is the taker side",
         parameters: [pair],
-        responses: cachedJsonResponses('the trades', schemaRef('CmcTrades'), {
+        responses: cachedJsonResponses('the trades', schemaRef('CmcTrades'), 'live', {
           badRequest: true,
           notFound: true,
           trades: true,

@@ -152,7 +152,7 @@ export const COINGECKO: EndpointFamily = {
         operationId: 'coingeckoPairs',
         tags: ['coingecko'],
         summary: 'Every listed market: ticker_id, base and target',
-        responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoPairs')),
+        responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoPairs'), 'catalog'),
       },
     },
     '/coingecko/tickers': {
@@ -160,7 +160,7 @@ export const COINGECKO: EndpointFamily = {
         operationId: 'coingeckoTickers',
         tags: ['coingecko'],
         summary: 'Every listed market: last price, 24-hour volumes, high and low, best bid and ask',
-        responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoTickers')),
+        responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoTickers'), 'live'),
       },
     },
     '/coingecko/orderbook': {
@@ -169,7 +169,7 @@ export const COINGECKO: EndpointFamily = {
         tags: ['coingecko'],
         summary: "A market's book: bids descending, asks ascending, full depth unless `depth` says less",
         parameters: [TICKER_ID, EVEN_DEPTH],
-        responses: cachedJsonResponses('the book', schemaRef('CoingeckoOrderBook'), {
+        responses: cachedJsonResponses('the book', schemaRef('CoingeckoOrderBook'), 'live', {
           badRequest: true,
           notFound: true,
         }),
@@ -199,7 +199,7 @@ export const COINGECKO: EndpointFamily = {
           timeBound('start_time', 'the oldest trade time'),
           timeBound('end_time', 'the newest trade time'),
         ],
-        responses: cachedJsonResponses('the trades', schemaRef('CoingeckoHistoricalTrades'), {
+        responses: cachedJsonResponses('the trades', schemaRef('CoingeckoHistoricalTrades'), 'live', {
           badRequest: true,
           notFound: true,
           trades: true,

@@ -178,7 +178,7 @@ export const LISTING: EndpointFamily = {
         tags: ['listing'],
         summary: 'Assets of the listed markets, keyed by upper-case symbol',
         description: 'Fields not known for an asset are left out; `name` is always there.',
-        responses: cachedJsonResponses('assets by symbol', schemaRef('ListingAssets')),
+        responses: cachedJsonResponses('assets by symbol', schemaRef('ListingAssets'), 'catalog'),
       },
     },
     '/summary': {
@@ -189,7 +189,7 @@ export const LISTING: EndpointFamily = {
           'Every listed market, keyed by upper-case BASE_QUOTE: last price, best prices, 24-hour figures',
         description:
           'Halted and paused markets stay listed with `isFrozen` "1"; hidden markets are left out.',
-        responses: cachedJsonResponses('markets by BASE_QUOTE', schemaRef('ListingSummaries')),
+        responses: cachedJsonResponses('markets by BASE_QUOTE', schemaRef('ListingSummaries'), 'live'),
       },
     },
     '/ticker': {
@@ -197,7 +197,7 @@ export const LISTING: EndpointFamily = {
         operationId: 'listingTicker',
         tags: ['listing'],
         summary: 'Every listed market, keyed by lower-case base_quote: last price and 24-hour volumes',
-        responses: cachedJsonResponses('markets by base_quote', schemaRef('ListingTickers')),
+        responses: cachedJsonResponses('markets by base_quote', schemaRef('ListingTickers'), 'live'),
       },
     },
     '/orderbook/{instrument}': {
@@ -207,7 +207,7 @@ export const LISTING: EndpointFamily = {
         summary:
           "A market's book: bids descending, asks ascending, full depth unless `depth` or `level` says less",
         parameters: [instrumentPath('instrument', 'btc_usdt'), EVEN_DEPTH, LEVEL],
-        responses: cachedJsonResponses('the book', schemaRef('ListingOrderBook'), {
+        responses: cachedJsonResponses('the book', schemaRef('ListingOrderBook'), 'live', {
           badRequest: true,
           notFound: true,
         }),
@@ -219,7 +219,7 @@ export const LISTING: EndpointFamily = {
         tags: ['listing'],
         summary: "A market's trades of the last 24 hours, newest first",
         parameters: [instrumentPath('instrument', 'btc_usdt')],
-        responses: cachedJsonResponses('the trades', schemaRef('ListingTrades'), {
+        responses: cachedJsonResponses('the trades', schemaRef('ListingTrades'), 'live', {
           badRequest: true,
           notFound: true,
           trades: true,

@@ -234,7 +234,7 @@ export const MIRROR: EndpointFamily = {
         operationId: 'mirrorInfo',
         tags: ['mirror'],
         summary: 'Every market of the exchange, hidden ones included; serverTime in .NET ticks',
-        responses: cachedJsonResponses('the markets', schemaRef('MirrorExchangeInfo')),
+        responses: cachedJsonResponses('the markets', schemaRef('MirrorExchangeInfo'), 'live'),
       },
     },
     '/marketdata/instruments/{instrument}/depth': {
@@ -243,7 +243,7 @@ export const MIRROR: EndpointFamily = {
         tags: ['mirror'],
         summary: "A listed market's full book, both sides ascending, with its version and totals",
         parameters: [instrument],
-        responses: cachedJsonResponses('the book', schemaRef('MirrorDepth'), {
+        responses: cachedJsonResponses('the book', schemaRef('MirrorDepth'), 'live', {
           badRequest: true,
           notFound: true,
         }),
@@ -275,7 +275,7 @@ export const MIRROR: EndpointFamily = {
             schema: { type: 'integer', minimum: 1, maximum: MAX_CANDLES, default: MAX_CANDLES },
           },
         ],
-        responses: cachedJsonResponses('the candles', schemaRef('MirrorHistory'), {
+        responses: cachedJsonResponses('the candles', schemaRef('MirrorHistory'), 'live', {
           badRequest: true,
           notFound: true,
           trades: true,

@@ -37,20 +37,29 @@ const integerText: SchemaObject = { type: 'string', pattern: '^[0-9]+$' };
 
 export const HEADERS: Record<string, HeaderObject> = {
   ETag: {
+    required: true,
     description:
       'weak tag of the body; the same state gives the same tag, and `If-None-Match` with it gets a 304',
     schema: { type: 'string', example: 'W/"0R-Imrhxc7WALLJsIJjt2HDkv4o"' },
   },
-  CacheControl: {
+  CacheLive: {
+    required: true,
+    description: '`public, max-age=1`: books, tickers, trades and candles change every second or faster',
+    schema: { type: 'string', enum: ['public, max-age=1'] },
+  },
+  CacheCatalog: {
+    required: true,
     description:
-      '`public, max-age=1` for books, tickers and trades; `public, max-age=60` for assets and market lists',
-    schema: { type: 'string', enum: ['public, max-age=1', 'public, max-age=60'] },
+      '`public, max-age=60`: assets and market lists change with the catalogue, about once a minute at most',
+    schema: { type: 'string', enum: ['public, max-age=60'] },
   },
   NoStore: {
+    required: true,
     description: '`no-store`: errors, health and metrics are never cached',
     schema: { type: 'string', enum: ['no-store'] },
   },
   DataAge: {
+    required: true,
     description: 'milliseconds since the data behind the body was last known current; `unknown` before any',
     schema: { type: 'string', pattern: '^([0-9]+|unknown)$', example: '207' },
   },
@@ -81,6 +90,7 @@ export const HEADERS: Record<string, HeaderObject> = {
     schema: { ...integerText, example: '57' },
   },
   RequestId: {
+    required: true,
     description:
       "the request's id as the logs name it: the caller's own `X-Request-Id` when it is sane, else a new UUID",
     schema: { type: 'string', example: '01a2fd66-ed1e-4e85-a0a0-8acaba7bcb39' },
@@ -96,15 +106,15 @@ const RATE_LIMIT_HEADERS = {
 };
 
 /** Headers of every answer served from the response cache. */
-const CACHED_HEADERS = {
+const cachedHeaders = (cache: Cache) => ({
   ETag: header('ETag'),
-  'Cache-Control': header('CacheControl'),
+  'Cache-Control': header(cache === 'live' ? 'CacheLive' : 'CacheCatalog'),
   'X-Data-Age-Ms': header('DataAge'),
   'Last-Modified': header('LastModified'),
   'X-Data-Stale': header('DataStale'),
   'X-Request-Id': header('RequestId'),
   ...RATE_LIMIT_HEADERS,
-};
+});
 
 const errorHeaders = { 'Cache-Control': header('NoStore'), 'X-Request-Id': header('RequestId') };
 
@@ -174,6 +184,9 @@ const COMMON_ERRORS = {
   '429': refTo('TooManyRequests'),
 };
 
+/** How long a client may keep an answer: live data a second, the catalogue a minute. */
+export type Cache = 'live' | 'catalog';
+
 export interface ErrorCases {
   /** Takes a path or query parameter that can be wrong. */
   readonly badRequest?: boolean;
@@ -190,11 +203,13 @@ export interface ErrorCases {
 export function cachedJsonResponses(
   description: string,
   schema: ReferenceObject,
+  cache: Cache,
   cases: ErrorCases = {},
 ): Record<string, ResponseObject | ReferenceObject> {
+  const headers = cachedHeaders(cache);
   return {
-    '200': { description, headers: CACHED_HEADERS, content: { 'application/json': { schema } } },
-    '304': { description: '`If-None-Match` names the current ETag: no body', headers: CACHED_HEADERS },
+    '200': { description, headers, content: { 'application/json': { schema } } },
+    '304': { description: '`If-None-Match` names the current ETag: no body', headers },
     ...(cases.badRequest ? { '400': refTo('BadRequest') } : {}),
     ...(cases.notFound ? { '404': refTo('NotFound') } : {}),
     ...COMMON_ERRORS,
