@@ -11,7 +11,7 @@ import { ERROR_BODY, ERROR_RESPONSES, HEADERS } from './responses';
 
 export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [LISTING, CMC, COINGECKO, MIRROR, HEALTH];
 
-/** The version in package.json, two folders above this one in `src/` and in `dist/` alike. */
+/** The version in package.json, at the root above `src/` and `dist/` alike. */
 export function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
     version: string;
