@@ -1,9 +1,26 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ResponseContract } from '../support/response-contract';
 import { servedRoutes } from '../support/served-routes';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { validateOpenApi } from '../support/validate-openapi';
+
+/** Every schema within `schema` (itself included) that carries an example. */
+function withExamples(schema: Record<string, unknown>, at: string): [string, Record<string, unknown>][] {
+  const found: [string, Record<string, unknown>][] = schema.example === undefined ? [] : [[at, schema]];
+  const inner = (value: unknown, name: string) =>
+    typeof value === 'object' && value !== null
+      ? withExamples(value as Record<string, unknown>, `${at}.${name}`)
+      : [];
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as object))
+    found.push(...inner(property, name));
+  for (const key of ['items', 'additionalProperties', 'not']) found.push(...inner(schema[key], key));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const [index, option] of ((schema[key] ?? []) as unknown[]).entries())
+      found.push(...inner(option, `${key}[${index}]`));
+  return found;
+}
 
 /** Paths the API serves for itself: the OpenAPI page and its assets. */
 const DOCS = /^\/docs($|[-/])/;
@@ -49,6 +66,18 @@ describe('the OpenAPI document', () => {
         expect(content[0].schema).toBeDefined();
       }
     }
+  });
+
+  it('gives examples that match their own schemas', () => {
+    const contract = new ResponseContract(document);
+    const broken: Record<string, string[]> = {};
+    for (const [name, schema] of Object.entries(document.components!.schemas!)) {
+      for (const [at, part] of withExamples(schema as Record<string, unknown>, name)) {
+        const problems = contract.schemaProblems(part, part.example);
+        if (problems.length > 0) broken[at] = problems;
+      }
+    }
+    expect(broken).toEqual({});
   });
 
   it('serves the browsable page at /docs', async () => {

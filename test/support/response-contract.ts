@@ -85,14 +85,15 @@ export class ResponseContract {
     if (!documentedAs)
       return [...problems, `content type ${contentType} is not ${Object.keys(content).join(', ')}`];
     if (!mediaType!.endsWith('json')) return problems;
-    const validate = this.validator(documentedAs.schema);
-    if (!validate(JSON.parse(response.text))) {
-      problems.push(
-        ...(validate.errors ?? []).map(
-          (error) => `${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`,
-        ),
-      );
-    }
-    return problems;
+    return [...problems, ...this.schemaProblems(documentedAs.schema, JSON.parse(response.text))];
+  }
+
+  /** How `value` breaks `schema`, a schema object of the document; none when it matches. */
+  schemaProblems(schema: object, value: unknown): string[] {
+    const validate = this.validator(schema);
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map(
+      (error) => `${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`,
+    );
   }
 }
