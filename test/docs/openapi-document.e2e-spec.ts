@@ -1,0 +1,88 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ResponseContract } from '../support/response-contract';
+import { servedRoutes } from '../support/served-routes';
+import { startTestStack, TestStack } from '../support/start-test-stack';
+import { validateOpenApi } from '../support/validate-openapi';
+
+/** Every schema within `schema` (itself included) that carries an example. */
+function withExamples(schema: Record<string, unknown>, at: string): [string, Record<string, unknown>][] {
+  const found: [string, Record<string, unknown>][] = schema.example === undefined ? [] : [[at, schema]];
+  const inner = (value: unknown, name: string) =>
+    typeof value === 'object' && value !== null
+      ? withExamples(value as Record<string, unknown>, `${at}.${name}`)
+      : [];
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as object))
+    found.push(...inner(property, name));
+  for (const key of ['items', 'additionalProperties', 'not']) found.push(...inner(schema[key], key));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const [index, option] of ((schema[key] ?? []) as unknown[]).entries())
+      found.push(...inner(option, `${key}[${index}]`));
+  return found;
+}
+
+/** Paths the API serves for itself: the OpenAPI page and its assets. */
+const DOCS = /^\/docs($|[-/])/;
+
+describe('the OpenAPI document', () => {
+  let stack: TestStack;
+  let document: OpenAPIObject;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ redis: false, credentials: false });
+    const response = await fetch(`${stack.app.url}/docs-json`);
+    expect(response.status).toBe(200);
+    document = (await response.json()) as OpenAPIObject;
+  });
+  afterAll(() => stack.close());
+
+  it('is a valid OpenAPI document', async () => {
+    const result = await validateOpenApi(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it("carries package.json's version", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(document.info.version).toBe(manifest.version);
+  });
+
+  it('documents every GET route the API serves, and serves every documented path', () => {
+    const served = servedRoutes(stack.app.app).filter((path) => !DOCS.test(path));
+    expect(served.length).toBeGreaterThan(0);
+    expect(Object.keys(document.paths).sort()).toEqual([...new Set(served)].sort());
+    for (const item of Object.values(document.paths)) expect(Object.keys(item)).toEqual(['get']);
+  });
+
+  it('documents a schema for every answer with a body', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [status, response] of Object.entries(item.get!.responses)) {
+        if (status === '304' || response === undefined || '$ref' in response) continue;
+        const content = Object.values(response.content ?? {});
+        expect({ path, status, schemas: content.length }).toEqual({ path, status, schemas: 1 });
+        expect(content[0].schema).toBeDefined();
+      }
+    }
+  });
+
+  it('gives examples that match their own schemas', () => {
+    const contract = new ResponseContract(document);
+    const broken: Record<string, string[]> = {};
+    for (const [name, schema] of Object.entries(document.components!.schemas!)) {
+      for (const [at, part] of withExamples(schema as Record<string, unknown>, name)) {
+        const problems = contract.schemaProblems(part, part.example);
+        if (problems.length > 0) broken[at] = problems;
+      }
+    }
+    expect(broken).toEqual({});
+  });
+
+  it('serves the browsable page at /docs', async () => {
+    const response = await fetch(`${stack.app.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+  });
+});
