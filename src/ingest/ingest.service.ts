@@ -21,6 +21,8 @@ import { ReconnectBackoff } from '../upstream/reconnect-backoff';
 import { RestClient } from '../upstream/rest/rest-client';
 import { UPSTREAM_SETTINGS } from '../upstream/upstream.module';
 import { UpstreamSettings } from '../upstream/upstream-settings';
+import { registerCatalogInputMetrics } from './catalog/catalog-input-metrics';
+import { CatalogInputHealth, CatalogInputName } from './catalog/catalog-inputs';
 import { CatalogRefresher } from './catalog/catalog-refresher';
 import { BookFeed } from './feeds/book-feed';
 import { GatewayBookFeed } from './feeds/gateway-book-feed';
@@ -79,6 +81,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private stopListening?: () => void;
   private stopped = false;
   private storeFailing = false;
+  /** Instruments whose last candle refresh failed; they keep the candles they had. */
+  private readonly candlesFailing = new Set<string>();
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -112,6 +116,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       ],
       this.now,
     );
+    registerCatalogInputMetrics(registry, () => this.catalog.inputs.health());
     this.ownershipMetrics = new OwnershipMetrics(registry, ownership);
     this.writer = new StateWriter(store, () => this.pipelines(), config.FLUSH_INTERVAL_MS, {
       onWritten: (_instruments, durationMs) => {
@@ -148,6 +153,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
           replicas: status.replicas,
           // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
           unowned: status.unowned ?? null,
+          // Not part of `ready`: with an input failing the catalogue keeps its last good version.
+          catalogInputs: describeInputs(this.catalog.inputs.health()),
+          candlesUnavailable: [...this.candlesFailing],
         };
       },
     });
@@ -341,6 +349,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private remove(instrument: string): void {
     const entry = this.ingested.get(instrument);
     if (!entry) return;
+    this.candlesFailing.delete(instrument);
     entry.pipeline.stop();
     for (const feed of entry.feeds) feed.close();
     this.ingested.delete(instrument);
@@ -392,10 +401,35 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         count: CANDLE_COUNT,
       });
       pipeline.setCandles(candles);
+      if (this.candlesFailing.delete(instrument)) this.logger.log(`${instrument}: candles available again`);
     } catch (error) {
-      this.logger.warn(`${pipeline.instrument}: candles unavailable: ${(error as Error).message}`);
+      // Once per spell: the refresh runs again every CANDLE_REFRESH_MS for every such instrument.
+      if (!this.candlesFailing.has(instrument))
+        this.logger.warn(
+          `${instrument}: candles unavailable, the 24-hour figures keep the candles they have: ${(error as Error).message}`,
+        );
+      this.candlesFailing.add(instrument);
     }
   }
+}
+
+function describeInputs(
+  inputs: ReadonlyMap<CatalogInputName, CatalogInputHealth>,
+): Record<string, Record<string, unknown>> {
+  const iso = (time: number | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
+  return Object.fromEntries(
+    [...inputs].map(([input, health]) => [
+      input,
+      health.ok
+        ? { ok: true, lastGoodAt: iso(health.lastGoodAt) }
+        : {
+            ok: false,
+            problem: health.problem,
+            failingSince: iso(health.failingSince),
+            keeping: health.lastGoodAt === undefined ? 'nothing' : `version of ${iso(health.lastGoodAt)}`,
+          },
+    ]),
+  );
 }
 
 function sameGatewayRef(a: MarketInfo['gateway'], b: MarketInfo['gateway']): boolean {

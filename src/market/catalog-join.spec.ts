@@ -1,5 +1,5 @@
 import type { GatewayInstrument, GatewayProduct } from '../upstream/gateway/gateway-records';
-import { ASSET_DEFAULTS, AssetOverride, joinCatalog } from './catalog-join';
+import { AssetOverride, joinCatalog } from './catalog-join';
 import { MarketInfo } from './market-info';
 
 const NOW = 1_710_408_413_589;
@@ -147,8 +147,19 @@ describe('joinCatalog', () => {
 
   it('lists each base and quote asset once, upper case, named from the file, then the gateway, then the symbol', () => {
     const overrides = new Map<string, AssetOverride>([
-      ['BTC', { name: 'Bitcoin', canWithdraw: false, minWithdraw: '0.001', maxWithdraw: '100' }],
-      ['ETH', { canDeposit: false }],
+      [
+        'BTC',
+        {
+          name: 'Bitcoin',
+          unifiedCryptoassetId: 1,
+          canWithdraw: false,
+          minWithdraw: '0.001',
+          maxWithdraw: '100',
+          makerFee: '0.001',
+          takerFee: '0.002',
+        },
+      ],
+      ['ETH', { canDeposit: false, maxWithdraw: undefined }],
       ['ADA', { name: 'Cardano' }],
     ]);
     const catalog = joinCatalog(
@@ -167,22 +178,19 @@ describe('joinCatalog', () => {
       {
         symbol: 'BTC',
         name: 'Bitcoin',
+        unifiedCryptoassetId: 1,
         canWithdraw: false,
-        canDeposit: true,
         minWithdraw: '0.001',
         maxWithdraw: '100',
+        makerFee: '0.001',
+        takerFee: '0.002',
       },
-      {
-        symbol: 'ETH',
-        name: 'Ether',
-        canWithdraw: true,
-        canDeposit: false,
-        minWithdraw: '0',
-        maxWithdraw: '0',
-      },
-      { symbol: 'SOL', name: 'SOL', ...ASSET_DEFAULTS },
-      { symbol: 'USDT', name: 'USDT', ...ASSET_DEFAULTS },
+      { symbol: 'ETH', name: 'Ether', canDeposit: false },
+      { symbol: 'SOL', name: 'SOL' },
+      { symbol: 'USDT', name: 'USDT' },
     ]);
+    // Nothing the file left out is made up, not even as an undefined key.
+    expect(Object.keys(catalog.assets[1])).toEqual(['symbol', 'name', 'canDeposit']);
   });
 
   it('gives an empty catalogue for no markets', () => {

@@ -1,26 +1,18 @@
 import type { GatewayInstrument, GatewayProduct } from '../upstream/gateway/gateway-records';
 import { AssetInfo, MarketCatalog, MarketInfo } from './market-info';
 
-/** What the assets file says about one asset; anything left out takes the value of ASSET_DEFAULTS. */
-export interface AssetOverride {
-  readonly name?: string;
-  readonly canWithdraw?: boolean;
-  readonly canDeposit?: boolean;
-  readonly minWithdraw?: string;
-  readonly maxWithdraw?: string;
-}
+/** What the assets file says about one asset; anything it leaves out is not published. */
+export type AssetOverride = Partial<Omit<AssetInfo, 'symbol'>>;
 
-/**
- * Withdraw and deposit terms of an asset the assets file does not describe. The exchange's market
- * data carries none, and a listed asset is normally movable both ways; "0" means that no limit is
- * published.
- */
-export const ASSET_DEFAULTS = {
-  canWithdraw: true,
-  canDeposit: true,
-  minWithdraw: '0',
-  maxWithdraw: '0',
-} as const;
+const STATED_FIELDS = [
+  'unifiedCryptoassetId',
+  'canWithdraw',
+  'canDeposit',
+  'minWithdraw',
+  'maxWithdraw',
+  'makerFee',
+  'takerFee',
+] as const;
 
 const SEPARATORS = /[-_/]/g;
 
@@ -69,9 +61,10 @@ function productNames(products: readonly GatewayProduct[]): Map<string, string> 
  * decision. Each gets `gateway` when a gateway instrument matches it.
  *
  * Assets are every base and quote asset of those markets, by upper-case symbol, sorted. The name
- * comes from the assets file, else the gateway product's full name, else the symbol; withdraw and
- * deposit terms from the assets file, else ASSET_DEFAULTS. Entries of the assets file for assets no
- * market trades are not listed.
+ * comes from the assets file, else the gateway product's full name, else the symbol; everything else
+ * (CoinMarketCap's id, withdraw and deposit terms, fees) only from the assets file, and is absent
+ * when the file does not state it. Entries of the assets file for assets no market trades are not
+ * listed.
  *
  * @param overrides The assets file, keyed by upper-case symbol.
  * @param now Unix milliseconds of this refresh.
@@ -102,14 +95,11 @@ export function joinCatalog(
   }
   const assets: AssetInfo[] = [...symbols].sort().map((symbol) => {
     const override = overrides.get(symbol) ?? {};
-    return {
-      symbol,
-      name: override.name ?? names.get(symbol) ?? symbol,
-      canWithdraw: override.canWithdraw ?? ASSET_DEFAULTS.canWithdraw,
-      canDeposit: override.canDeposit ?? ASSET_DEFAULTS.canDeposit,
-      minWithdraw: override.minWithdraw ?? ASSET_DEFAULTS.minWithdraw,
-      maxWithdraw: override.maxWithdraw ?? ASSET_DEFAULTS.maxWithdraw,
-    };
+    const stated = STATED_FIELDS.filter((field) => override[field] !== undefined).map((field) => [
+      field,
+      override[field],
+    ]);
+    return { symbol, name: override.name ?? names.get(symbol) ?? symbol, ...Object.fromEntries(stated) };
   });
 
   const sorted = [...markets.keys()].sort().map((instrument) => markets.get(instrument)!);

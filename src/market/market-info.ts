@@ -26,15 +26,24 @@ export interface MarketInfo {
   readonly exchangeRecord?: string;
 }
 
-/** What aggregators are told about an asset; the exchange's market data does not carry these. */
+/**
+ * What aggregators are told about an asset. The exchange's market data carries none of the optional
+ * fields: they come from the assets file and are absent when it does not state them.
+ */
 export interface AssetInfo {
   /** Upper case, e.g. `BTC`. */
   readonly symbol: string;
   readonly name: string;
-  readonly canWithdraw: boolean;
-  readonly canDeposit: boolean;
-  readonly minWithdraw: string;
-  readonly maxWithdraw: string;
+  /** CoinMarketCap's Unified Cryptoasset ID. */
+  readonly unifiedCryptoassetId?: number;
+  readonly canWithdraw?: boolean;
+  readonly canDeposit?: boolean;
+  readonly minWithdraw?: string;
+  /** "0" means no maximum. */
+  readonly maxWithdraw?: string;
+  /** Fees as fractions of the traded value (0.001 is 0.1 %), canonical decimal text. */
+  readonly makerFee?: string;
+  readonly takerFee?: string;
 }
 
 export interface MarketCatalog {

@@ -106,16 +106,14 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
     }
   });
 
-  it('/asset lists the assets of the visible markets under upper-case symbols', async () => {
+  it('/asset lists the assets of the visible markets under upper-case symbols, named, nothing made up', async () => {
     const response = await get('/asset').expect(200);
     const traded = new Set(LISTED.flatMap((i) => i.toUpperCase().split('_')));
     expect(Object.keys(response.body).sort()).toEqual([...traded].sort());
+    // Without ASSETS_FILE nobody states withdraw and deposit terms: only the name is known.
     for (const asset of Object.values(response.body) as Record<string, unknown>[]) {
+      expect(Object.keys(asset)).toEqual(['name']);
       expect(typeof asset.name).toBe('string');
-      expect(typeof asset.can_withdraw).toBe('boolean');
-      expect(typeof asset.can_deposit).toBe('boolean');
-      expect(asset.min_withdraw).toMatch(PLAIN);
-      expect(asset.max_withdraw).toMatch(PLAIN);
     }
   });
 

@@ -7,6 +7,9 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
 import { parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { HelmCli, HelmResult, ValueSet } from './support/helm-cli';
@@ -159,7 +162,21 @@ describe.each(Object.keys(VALID_SETS))('value set %s', (setName: SetName) => {
           reference?.key === 'REDIS_URL' ? 'rediss://gateway:secret@redis.example.com:6380' : 'someone';
         env[variable.name] = reference ? (chartSecret[reference.key] ?? fromExisting) : variable.value!;
       }
-      const config = loadConfig(env);
+      // The mounted assets file, which the gateway checks at boot: the one the chart ships.
+      const mounted = env.ASSETS_FILE ? mkdtempSync(join(tmpdir(), 'mdg-chart-assets-')) : undefined;
+      if (mounted) {
+        env.ASSETS_FILE = join(mounted, 'assets.json');
+        writeFileSync(
+          env.ASSETS_FILE,
+          manifest.get<IConfigMap>('ConfigMap', `${NAME}-assets`).data!['assets.json'],
+        );
+      }
+      let config;
+      try {
+        config = loadConfig(env);
+      } finally {
+        if (mounted) rmSync(mounted, { recursive: true, force: true });
+      }
       expect(config.ROLE).toBe(environment(container).ROLE);
       expect(config.PORT).toBe(httpPort(container));
       expect(config.REDIS_URL).toMatch(/^rediss?:\/\//);
@@ -377,10 +394,13 @@ describe('production value set', () => {
     expect(JSON.parse(assetsFile)).toEqual({
       BTC: {
         name: 'Bitcoin',
+        unified_cryptoasset_id: 1,
         can_withdraw: true,
         can_deposit: true,
         min_withdraw: '0.0005',
         max_withdraw: '50',
+        maker_fee: '0.001',
+        taker_fee: '0.002',
       },
       usdt: { name: 'Tether USD', min_withdraw: '10' },
     });
@@ -399,7 +419,13 @@ describe('production value set', () => {
     const mount = ingest.containers[0].volumeMounts!.find((candidate) => candidate.name === 'assets')!;
     expect(mount).toEqual({ name: 'assets', mountPath: '/etc/market-data-gateway', readOnly: true });
     expect(parseAssetsFile(assetsFile).get('BTC')).toEqual(
-      expect.objectContaining({ name: 'Bitcoin', minWithdraw: '0.0005', maxWithdraw: '50' }),
+      expect.objectContaining({
+        name: 'Bitcoin',
+        unifiedCryptoassetId: 1,
+        minWithdraw: '0.0005',
+        maxWithdraw: '50',
+        makerFee: '0.001',
+      }),
     );
     expect(ingest.volumes!.find((volume) => volume.name === 'assets')!.configMap).toEqual({
       name: `${NAME}-assets`,

@@ -3,6 +3,7 @@ import { JsonNumber } from '../../market/json-number';
 import { MarketSummary } from '../../market/market-summary';
 import { BookSides } from '../views/book-sides';
 import { TradeFigures } from '../views/trade-figures';
+import { withoutUnknown } from '../views/without-unknown';
 
 /**
  * CoinMarketCap's spot records ("Ideal API Endpoint Samples"): decimals are strings in plain notation
@@ -29,25 +30,36 @@ export function cmcSummaryRecord(summary: MarketSummary) {
   };
 }
 
-/** Fees are per market on this exchange, not per asset, so `maker_fee` and `taker_fee` are left out. */
+/**
+ * Only what the assets file states: the UCID, the withdraw and deposit terms, and the fees (fractions,
+ * 0.001 for 0.1 %), which the file states per asset; the exchange's own fees are per market.
+ */
 export function cmcAssetRecord(asset: AssetInfo) {
-  return {
+  return withoutUnknown({
     name: asset.name,
+    unified_cryptoasset_id: asset.unifiedCryptoassetId,
     can_withdraw: asset.canWithdraw,
     can_deposit: asset.canDeposit,
     min_withdraw: asset.minWithdraw,
     max_withdraw: asset.maxWithdraw,
-  };
+    maker_fee: asset.makerFee,
+    taker_fee: asset.takerFee,
+  });
 }
 
-/** `isFrozen` is the integer CoinMarketCap's table names: 1 for a halted or paused market, else 0. */
-export function cmcTickerRecord(summary: MarketSummary) {
-  return {
+/**
+ * `base_id`/`quote_id` are the UCIDs of the base and quote assets, left out when unknown.
+ * `isFrozen` is the integer CoinMarketCap's table names: 1 for a halted or paused market, else 0.
+ */
+export function cmcTickerRecord(summary: MarketSummary, baseId?: number, quoteId?: number) {
+  return withoutUnknown({
+    base_id: baseId,
+    quote_id: quoteId,
     last_price: summary.last,
     base_volume: summary.baseVolume,
     quote_volume: summary.quoteVolume,
     isFrozen: summary.isFrozen ? 1 : 0,
-  };
+  });
 }
 
 export function cmcOrderBookRecord(updatedAt: number, sides: BookSides) {

@@ -47,7 +47,10 @@ export class CmcController {
   }
 
   @Get('assets')
-  @ApiOperation({ summary: 'Assets keyed by upper-case symbol: name, withdraw and deposit terms' })
+  @ApiOperation({
+    summary:
+      'Assets keyed by upper-case symbol: name, and where the assets file states them, UCID, withdraw and deposit terms, fees',
+  })
   assets(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const { generation } = this.listing.markets();
     this.responder.send(request, reply, {
@@ -64,7 +67,8 @@ export class CmcController {
 
   @Get('ticker')
   @ApiOperation({
-    summary: 'Markets keyed by upper-case BASE_QUOTE: last price, 24-hour volumes, isFrozen (0 or 1)',
+    summary:
+      'Markets keyed by upper-case BASE_QUOTE: base and quote UCIDs when known, last price, 24-hour volumes, isFrozen (0 or 1)',
   })
   ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -76,7 +80,14 @@ export class CmcController {
       build: () =>
         JSON.stringify(
           Object.fromEntries(
-            listing.markets.map(({ summary }) => [cmcPair(summary), cmcTickerRecord(summary)]),
+            listing.markets.map(({ summary }) => [
+              cmcPair(summary),
+              cmcTickerRecord(
+                summary,
+                this.listing.asset(summary.base)?.unifiedCryptoassetId,
+                this.listing.asset(summary.quote)?.unifiedCryptoassetId,
+              ),
+            ]),
           ),
         ),
     });

@@ -3,17 +3,19 @@ import { MarketSummary } from '../../market/market-summary';
 import { BookSides } from '../views/book-sides';
 import { ListedMarket } from '../views/listing-service';
 import { TradeFigures } from '../views/trade-figures';
+import { withoutUnknown } from '../views/without-unknown';
 
 /** The exchange's own aggregator records (spec 2.8): every value a string unless stated. */
 
+/** The name, and of the withdraw and deposit terms only those the assets file states. */
 export function assetRecord(asset: AssetInfo) {
-  return {
+  return withoutUnknown({
     name: asset.name,
     can_withdraw: asset.canWithdraw,
     can_deposit: asset.canDeposit,
     min_withdraw: asset.minWithdraw,
     max_withdraw: asset.maxWithdraw,
-  };
+  });
 }
 
 export function summaryRecord({ id, summary }: ListedMarket) {

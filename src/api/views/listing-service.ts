@@ -91,6 +91,11 @@ export class ListingService {
     return this.views.assetName(symbol);
   }
 
+  /** What the catalogue says about an asset (upper-case symbol). */
+  asset(symbol: string): AssetInfo | undefined {
+    return this.views.asset(symbol);
+  }
+
   /** The book, at least `perSide` levels of each side (0: every level). */
   async book(market: MarketInfo, perSide = 0): Promise<BookView> {
     const book =

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { MarketCatalog, MarketInfo } from '../../market/market-info';
+import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
@@ -54,7 +54,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private catalog?: MarketCatalog;
   private listed: readonly MarketInfo[] = [];
   private readonly byName = new Map<string, MarketInfo>();
-  private readonly assetNames = new Map<string, string>();
+  private readonly assetsBySymbol = new Map<string, AssetInfo>();
   private readonly heads = new Map<string, InstrumentHead>();
   private readonly dirty = new Set<string>();
   private catalogDirty = false;
@@ -121,7 +121,12 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** The name of an asset (upper-case symbol), the symbol itself when the catalogue has none. */
   assetName(symbol: string): string {
-    return this.assetNames.get(symbol) ?? symbol;
+    return this.assetsBySymbol.get(symbol)?.name ?? symbol;
+  }
+
+  /** What the catalogue says about an asset (upper-case symbol). */
+  asset(symbol: string): AssetInfo | undefined {
+    return this.assetsBySymbol.get(symbol);
   }
 
   catalogRefreshedAt(): number {
@@ -266,8 +271,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       .sort((a, b) => (a.instrument < b.instrument ? -1 : 1));
     this.byName.clear();
     for (const market of this.listed) this.byName.set(market.instrument, market);
-    this.assetNames.clear();
-    for (const asset of catalog.assets) this.assetNames.set(asset.symbol, asset.name);
+    this.assetsBySymbol.clear();
+    for (const asset of catalog.assets) this.assetsBySymbol.set(asset.symbol, asset);
     for (const instrument of this.heads.keys())
       if (!this.byName.has(instrument)) this.heads.delete(instrument);
     this.generation++;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AssetsFileError, parseAssetsFile, readAssetsFile } from './assets-file';
+import { AssetsFileError, assetsFileProblems, parseAssetsFile, readAssetsFile } from './assets-file';
 
 function problemsOf(text: string): readonly string[] {
   try {
@@ -25,6 +25,38 @@ describe('parseAssetsFile', () => {
         { name: 'Bitcoin', canWithdraw: false, canDeposit: true, minWithdraw: '0.0005', maxWithdraw: '50' },
       ],
       ['PEPE', { minWithdraw: '0.000000000000000001', maxWithdraw: '123456789.123456789012345678' }],
+    ]);
+  });
+
+  it("reads CoinMarketCap's id as a number or digits, and fees as fractions of 0 to 1", () => {
+    const assets = parseAssetsFile(
+      '{"BTC":{"unified_cryptoasset_id":1,"maker_fee":0.0010,"taker_fee":"0.002"},' +
+        '"USDT":{"unified_cryptoasset_id":"825","maker_fee":"0","taker_fee":1}}',
+    );
+    expect(assets.get('BTC')).toEqual({ unifiedCryptoassetId: 1, makerFee: '0.001', takerFee: '0.002' });
+    expect(assets.get('USDT')).toEqual({ unifiedCryptoassetId: 825, makerFee: '0', takerFee: '1' });
+  });
+
+  it('refuses an id that is not a positive integer and a fee that is not a fraction', () => {
+    const problems = problemsOf(
+      JSON.stringify({
+        A: { unified_cryptoasset_id: 0 },
+        B: { unified_cryptoasset_id: '1.5' },
+        C: { unified_cryptoasset_id: -3 },
+        D: { unified_cryptoasset_id: '99999999999999999999' },
+        E: { unified_cryptoasset_id: true, maker_fee: '0.1%', taker_fee: 2 },
+        F: { maker_fee: '-0.001' },
+      }),
+    );
+    expect(problems).toEqual([
+      "A.unified_cryptoasset_id: must be a positive integer (CoinMarketCap's UCID), got 0",
+      'B.unified_cryptoasset_id: must be a positive integer (CoinMarketCap\'s UCID), got "1.5"',
+      "C.unified_cryptoasset_id: must be a positive integer (CoinMarketCap's UCID), got -3",
+      'D.unified_cryptoasset_id: must be a positive integer (CoinMarketCap\'s UCID), got "99999999999999999999"',
+      "E.unified_cryptoasset_id: must be a positive integer (CoinMarketCap's UCID), got true",
+      'E.maker_fee: must be a non-negative decimal number, got "0.1%"',
+      'E.taker_fee: a fee is a fraction of the traded value, 0 to 1 (0.001 is 0.1 %), got 2',
+      'F.maker_fee: must be a non-negative decimal number, got "-0.001"',
     ]);
   });
 
@@ -56,10 +88,10 @@ describe('parseAssetsFile', () => {
       'BTC.min_withdraw: must be a non-negative decimal number, got "-1"',
       'BTC.max_withdraw: must be a non-negative decimal number, got "lots"',
       'btc: the same asset as BTC; give each asset once',
-      'ETH.maxWithdraw: unknown field; the fields are name, can_withdraw, can_deposit, min_withdraw, max_withdraw',
+      `ETH.maxWithdraw: unknown field; the fields are name, unified_cryptoasset_id, can_withdraw, can_deposit, min_withdraw, max_withdraw, maker_fee, taker_fee`,
       'ETH: min_withdraw 10 is above max_withdraw 2',
       '"US DT": an asset symbol is letters and digits (also . and -)',
-      'SOL: must be an object with name, can_withdraw, can_deposit, min_withdraw, max_withdraw, got "Solana"',
+      `SOL: must be an object with name, unified_cryptoasset_id, can_withdraw, can_deposit, min_withdraw, max_withdraw, maker_fee, taker_fee, got "Solana"`,
       'XRP.max_withdraw: must be a non-negative decimal number, got null',
     ]);
   });
@@ -117,12 +149,41 @@ describe('readAssetsFile', () => {
     expect([...assets.keys()]).toEqual(['BTC', 'ETH', 'USDT', 'PEPE']);
     expect(assets.get('BTC')).toEqual({
       name: 'Bitcoin',
+      unifiedCryptoassetId: 1,
       canWithdraw: true,
       canDeposit: true,
       minWithdraw: '0.0005',
       maxWithdraw: '50',
+      makerFee: '0.001',
+      takerFee: '0.002',
     });
     expect(assets.get('PEPE')).toMatchObject({ canWithdraw: false });
+  });
+});
+
+describe('assetsFileProblems', () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'assets-file-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('finds none in a good file, and names a missing, unreadable, broken or invalid one', async () => {
+    const good = join(directory, 'good.json');
+    const broken = join(directory, 'broken.json');
+    const invalid = join(directory, 'invalid.json');
+    await writeFile(good, '{"BTC":{"name":"Bitcoin"}}');
+    await writeFile(broken, '{"BTC":');
+    await writeFile(invalid, '{"BTC":{"name":""},"ETH":{"taker_fee":"5"}}');
+    expect(assetsFileProblems(good)).toEqual([]);
+    expect(assetsFileProblems(join(directory, 'missing.json'))).toEqual(['cannot be read: ENOENT']);
+    expect(assetsFileProblems(directory)).toEqual(['cannot be read: EISDIR']);
+    expect(assetsFileProblems(broken)).toEqual([expect.stringMatching(/^not valid JSON/)]);
+    expect(assetsFileProblems(invalid)).toEqual([
+      'BTC.name: must be non-empty text, got ""',
+      'ETH.taker_fee: a fee is a fraction of the traded value, 0 to 1 (0.001 is 0.1 %), got 5',
+    ]);
   });
 });
 

@@ -1,28 +1,34 @@
 import { isLosslessNumber, parse } from 'lossless-json';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { AssetOverride } from '../../market/catalog-join';
 import { canonicalDecimal, compareCanonical } from '../../market/decimal';
 import { previewJson } from '../../upstream/json-preview';
 
 /**
- * The assets file (ASSETS_FILE) names assets and states their withdraw and deposit terms, which the
- * exchange's market data does not carry. It is a JSON object keyed by asset symbol, in any case:
+ * The assets file (ASSETS_FILE) names assets and states what the exchange's market data does not
+ * carry: withdraw and deposit terms, CoinMarketCap's id and the trading fees. It is a JSON object
+ * keyed by asset symbol, in any case:
  *
  *   {
- *     "BTC": { "name": "Bitcoin", "can_withdraw": true, "can_deposit": true,
- *              "min_withdraw": "0.0005", "max_withdraw": "50" },
+ *     "BTC": { "name": "Bitcoin", "unified_cryptoasset_id": 1, "can_withdraw": true,
+ *              "can_deposit": true, "min_withdraw": "0.0005", "max_withdraw": "50",
+ *              "maker_fee": "0.001", "taker_fee": "0.002" },
  *     "usdt": { "name": "Tether USD", "min_withdraw": 10 }
  *   }
  *
  * Every field is optional:
- *   name          non-empty text
- *   can_withdraw  true or false (also "true"/"false")
- *   can_deposit   true or false (also "true"/"false")
- *   min_withdraw  non-negative decimal, as a string or a number
- *   max_withdraw  non-negative decimal, as a string or a number; "0" means no limit is published
- * A field left out takes the default of ASSET_DEFAULTS (both flags true, both limits "0"), and the
- * name falls back to the gateway's product name, then to the symbol. Unknown fields are errors, as
- * they are most often misspellings. See assets.example.json beside this file.
+ *   name                    non-empty text
+ *   unified_cryptoasset_id  CoinMarketCap's id of the asset (UCID): a positive integer, as a number
+ *                           or a string of digits
+ *   can_withdraw            true or false (also "true"/"false")
+ *   can_deposit             true or false (also "true"/"false")
+ *   min_withdraw            non-negative decimal, as a string or a number
+ *   max_withdraw            non-negative decimal, as a string or a number; "0" means no maximum
+ *   maker_fee, taker_fee    the fee as a fraction of the traded value, 0 to 1 ("0.001" is 0.1 %)
+ * A field left out is not published; the name falls back to the gateway's product name, then to the
+ * symbol. Unknown fields are errors, as they are most often misspellings. See assets.example.json
+ * beside this file.
  */
 
 /** A parsed JSON value whose numbers are LosslessNumbers: exact, and still told apart from strings. */
@@ -35,7 +41,16 @@ function isObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
-const FIELDS = ['name', 'can_withdraw', 'can_deposit', 'min_withdraw', 'max_withdraw'] as const;
+const FIELDS = [
+  'name',
+  'unified_cryptoasset_id',
+  'can_withdraw',
+  'can_deposit',
+  'min_withdraw',
+  'max_withdraw',
+  'maker_fee',
+  'taker_fee',
+] as const;
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
 
 /** An assets file that cannot be used, with every problem found in it. */
@@ -78,6 +93,23 @@ function readDecimal(value: JsonValue, path: string, problems: string[]): string
   return undefined;
 }
 
+const DIGITS = /^\d+$/;
+
+function readCryptoassetId(value: JsonValue, path: string, problems: string[]): number | undefined {
+  const text = isLosslessNumber(value) ? value.value : value;
+  const id = typeof text === 'string' && DIGITS.test(text) ? Number(text) : 0;
+  if (id > 0 && Number.isSafeInteger(id)) return id;
+  problems.push(`${path}: must be a positive integer (CoinMarketCap's UCID), got ${describe(value)}`);
+  return undefined;
+}
+
+function readFee(value: JsonValue, path: string, problems: string[]): string | undefined {
+  const fee = readDecimal(value, path, problems);
+  if (fee === undefined || compareCanonical(fee, '1') <= 0) return fee;
+  problems.push(`${path}: a fee is a fraction of the traded value, 0 to 1 (0.001 is 0.1 %), got ${fee}`);
+  return undefined;
+}
+
 function readEntry(symbol: string, value: JsonValue, problems: string[]): AssetOverride {
   if (!isObject(value)) {
     problems.push(`${symbol}: must be an object with ${FIELDS.join(', ')}, got ${describe(value)}`);
@@ -91,6 +123,9 @@ function readEntry(symbol: string, value: JsonValue, problems: string[]): AssetO
         if (typeof fieldValue === 'string' && fieldValue.trim() !== '') entry.name = fieldValue.trim();
         else problems.push(`${path}: must be non-empty text, got ${describe(fieldValue)}`);
         break;
+      case 'unified_cryptoasset_id':
+        entry.unifiedCryptoassetId = readCryptoassetId(fieldValue, path, problems);
+        break;
       case 'can_withdraw':
         entry.canWithdraw = readFlag(fieldValue, path, problems);
         break;
@@ -102,6 +137,12 @@ function readEntry(symbol: string, value: JsonValue, problems: string[]): AssetO
         break;
       case 'max_withdraw':
         entry.maxWithdraw = readDecimal(fieldValue, path, problems);
+        break;
+      case 'maker_fee':
+        entry.makerFee = readFee(fieldValue, path, problems);
+        break;
+      case 'taker_fee':
+        entry.takerFee = readFee(fieldValue, path, problems);
         break;
       default:
         problems.push(`${path}: unknown field; the fields are ${FIELDS.join(', ')}`);
@@ -152,8 +193,14 @@ export function parseAssetsFile(text: string, source = 'assets file'): ReadonlyM
   return assets;
 }
 
+/** How a file that cannot be read is described: the error's code, else its message. */
+function unreadable(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return `cannot be read: ${code ?? message}`;
+}
+
 /**
- * Reads ASSETS_FILE; without a path there are no overrides and every asset takes the defaults.
+ * Reads ASSETS_FILE; without a path there are no overrides.
  * Throws an AssetsFileError when the file cannot be read or is invalid.
  */
 export async function readAssetsFile(path: string | undefined): Promise<ReadonlyMap<string, AssetOverride>> {
@@ -163,8 +210,24 @@ export async function readAssetsFile(path: string | undefined): Promise<Readonly
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new AssetsFileError(source, [`cannot be read: ${code ?? message}`]);
+    throw new AssetsFileError(source, [unreadable(error)]);
   }
   return parseAssetsFile(text, source);
+}
+
+/** The problems of the assets file at `path`, none when it can be used; for the check at boot. */
+export function assetsFileProblems(path: string): readonly string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return [unreadable(error)];
+  }
+  try {
+    parseAssetsFile(text);
+    return [];
+  } catch (error) {
+    if (error instanceof AssetsFileError) return error.problems;
+    throw error;
+  }
 }

@@ -1,13 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { joinCatalog } from '../../market/catalog-join';
-import { MarketCatalog } from '../../market/market-info';
+import { withKeptMarkets } from '../../market/kept-markets';
+import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { StateStore } from '../../store/state-store';
 import { GatewayClient } from '../../upstream/gateway/gateway-client';
 import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
 import { GatewayInstrument, GatewayProduct } from '../../upstream/gateway/gateway-records';
+import { ExchangeInfo } from '../../upstream/rest/info-codec';
 import { RestClient } from '../../upstream/rest/rest-client';
-import { readAssetsFile } from './assets-file';
+import { CatalogInputs } from './catalog-inputs';
 import { CatalogPublisher } from './catalog-publisher';
+import { KeptAssetsFile } from './kept-assets-file';
 
 const GATEWAY_WAIT_MS = 10_000;
 const STORE_RETRY_MS = 1_000;
@@ -16,6 +19,11 @@ const STORE_RETRY_MS = 1_000;
  * Builds the market catalogue: the exchange's REST market list joined with the gateway's instruments
  * and products (its ids and symbols) and the assets file, and keeps it stored for the API (also
  * through store failures and a store that lost its contents, between `start` and `stop`).
+ *
+ * An input that fails or comes back partial never empties the catalogue: the last good version of
+ * what failed is used (a malformed market's previous record, the gateway's last records, the assets
+ * file's last good version), and `inputs` tells which input fails and why. Only a market list that
+ * cannot be read at all fails the refresh, which leaves the stored catalogue as it was.
  */
 export class CatalogRefresher {
   private readonly logger = new Logger(CatalogRefresher.name);
@@ -24,15 +32,30 @@ export class CatalogRefresher {
   private storeFailing = false;
   /** The gateway's records of the last refresh that reached it. */
   private lastGatewayRecords?: [GatewayInstrument[], GatewayProduct[]];
+  /** The exchange's markets as the last refresh used them. */
+  private lastMarkets: readonly MarketInfo[] = [];
+  readonly inputs: CatalogInputs;
+  private readonly assets: KeptAssetsFile;
 
   constructor(
     private readonly rest: RestClient,
     private readonly gateway: GatewayClient,
     store: StateStore,
-    private readonly assetsFile: string | undefined,
+    assetsFile: string | undefined,
     private readonly now: () => number,
   ) {
     this.gatewayData = new GatewayMarketData(gateway, { now });
+    this.inputs = new CatalogInputs(
+      {
+        failing: (input, problem, lastGoodAt) =>
+          this.logger.warn(
+            `catalogue input ${input} failed, ${lastGoodAt === undefined ? 'none read well yet' : `keeping its version of ${new Date(lastGoodAt).toISOString()}`}: ${problem}`,
+          ),
+        recovered: (input) => this.logger.log(`catalogue input ${input} is read well again`),
+      },
+      now,
+    );
+    this.assets = new KeptAssetsFile(assetsFile, this.inputs);
     this.publisher = new CatalogPublisher(store, {
       retryMs: STORE_RETRY_MS,
       onFailed: (error) => {
@@ -55,21 +78,43 @@ export class CatalogRefresher {
   }
 
   async refresh(): Promise<MarketCatalog> {
-    const info = await this.rest.info();
-    if (info.skipped.length > 0)
-      this.logger.warn(
-        `markets skipped as malformed: ${info.skipped.map((s) => `${s.key}: ${s.problem}`).join('; ')}`,
-      );
+    const markets = await this.exchangeMarkets();
     const [instruments, products] = await this.gatewayRecords();
-    const catalog = joinCatalog(
-      info.markets,
-      instruments,
-      products,
-      await readAssetsFile(this.assetsFile),
-      this.now(),
-    );
+    const catalog = joinCatalog(markets, instruments, products, await this.assets.entries(), this.now());
     await this.publisher.publish(catalog);
     return catalog;
+  }
+
+  /**
+   * The exchange's markets. A malformed entry keeps the market's previous record; an empty list after
+   * markets were listed is taken for a fault of the exchange and the previous list is kept.
+   */
+  private async exchangeMarkets(): Promise<readonly MarketInfo[]> {
+    let info: ExchangeInfo;
+    try {
+      info = await this.rest.info();
+    } catch (error) {
+      this.inputs.failed('exchange_info', (error as Error).message);
+      throw error;
+    }
+    const previous = this.lastMarkets;
+    if (info.markets.length === 0 && info.skipped.length === 0 && previous.length > 0) {
+      this.inputs.failed('exchange_info', 'the exchange lists no market');
+      return previous;
+    }
+    const { markets, kept } = withKeptMarkets(
+      info.markets,
+      info.skipped.map((skipped) => skipped.key),
+      previous,
+    );
+    if (info.skipped.length === 0) this.inputs.succeeded('exchange_info');
+    else {
+      const skipped = info.skipped.map((s) => `${s.key}: ${s.problem}`).join('; ');
+      const keeping = kept.length > 0 ? ` (the previous record kept of ${kept.join(', ')})` : '';
+      this.inputs.failed('exchange_info', `markets skipped as malformed${keeping}: ${skipped}`);
+    }
+    this.lastMarkets = markets;
+    return markets;
   }
 
   /**
@@ -80,17 +125,15 @@ export class CatalogRefresher {
   private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]]> {
     try {
       await this.gateway.whenConnected(GATEWAY_WAIT_MS);
-      this.lastGatewayRecords = await Promise.all([
-        this.gatewayData.getInstruments(),
-        this.gatewayData.getProducts(),
-      ]);
-      return this.lastGatewayRecords;
+      const records = await Promise.all([this.gatewayData.getInstruments(), this.gatewayData.getProducts()]);
+      if (records[0].length === 0 && (this.lastGatewayRecords?.[0].length ?? 0) > 0)
+        throw new Error('the gateway lists no instrument');
+      this.lastGatewayRecords = records;
+      this.inputs.succeeded('gateway_instruments');
+      return records;
     } catch (error) {
-      const kept = this.lastGatewayRecords;
-      this.logger.warn(
-        `gateway instruments unavailable, catalogue ${kept ? 'with those of the last refresh' : 'without them'}: ${(error as Error).message}`,
-      );
-      return kept ?? [[], []];
+      this.inputs.failed('gateway_instruments', (error as Error).message);
+      return this.lastGatewayRecords ?? [[], []];
     }
   }
 }

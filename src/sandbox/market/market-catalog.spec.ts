@@ -1,6 +1,15 @@
 import { parseUnits } from '../engine/units';
 import { defaultMarkets } from './default-markets';
-import { generateMarkets, MarketCatalogError, parseMarkets } from './market-catalog';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  generateMarkets,
+  loadMarkets,
+  MarketCatalogError,
+  marketsFileProblems,
+  parseMarkets,
+} from './market-catalog';
 
 describe('market catalogue', () => {
   it('has the built-in variety the tests rely on', () => {
@@ -77,5 +86,29 @@ describe('market catalogue', () => {
       for (const fragment of ['lower-case', 'priceScale', 'minAmount', 'initialPrice', 'status'])
         expect(text).toContain(fragment);
     }
+  });
+});
+
+describe('markets file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'markets-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('names a file that is missing, not JSON, or holds entries that are not objects', () => {
+    expect(marketsFileProblems(join(dir, 'missing.json'))).toEqual(['cannot be read: ENOENT']);
+    expect(marketsFileProblems(file('broken.json', '[{'))).toEqual([
+      expect.stringMatching(/^not valid JSON/),
+    ]);
+    expect(marketsFileProblems(file('junk.json', '[null, 7]'))).toEqual(
+      expect.arrayContaining([
+        'market 0 (undefined): must be an object',
+        'market 1 (undefined): must be an object',
+      ]),
+    );
+    expect(() => loadMarkets({ file: join(dir, 'missing.json'), seed: 1 })).toThrow(MarketCatalogError);
   });
 });

@@ -20,9 +20,35 @@ export interface MarketCatalogOptions {
 
 /** The sandbox's markets: from a file, generated in bulk for scale tests, or the built-in set. */
 export function loadMarkets(options: MarketCatalogOptions): SandboxMarketSpec[] {
-  if (options.file) return parseMarkets(JSON.parse(readFileSync(options.file, 'utf8')));
+  if (options.file) return parseMarkets(readMarketsFile(options.file));
   if (options.count !== undefined) return generateMarkets(options.count, options.seed);
   return defaultMarkets();
+}
+
+function readMarketsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new MarketCatalogError([`cannot be read: ${code ?? message}`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new MarketCatalogError([`not valid JSON: ${(error as Error).message}`]);
+  }
+}
+
+/** The problems of the markets file at `file`, none when it can be used; for the check at boot. */
+export function marketsFileProblems(file: string): readonly string[] {
+  try {
+    parseMarkets(readMarketsFile(file));
+    return [];
+  } catch (error) {
+    if (error instanceof MarketCatalogError) return error.problems;
+    throw error;
+  }
 }
 
 const QUOTES = ['usdt', 'btc', 'eth', 'eur'];
@@ -71,9 +97,11 @@ export function parseMarkets(input: unknown): SandboxMarketSpec[] {
   if (!Array.isArray(input) || input.length === 0)
     throw new MarketCatalogError(['the file must hold a non-empty JSON array']);
   const problems: string[] = [];
-  const markets = input.map((raw: Record<string, unknown>, index) => {
-    const at = `market ${index} (${String(raw?.instrument)})`;
+  const markets = input.map((entry: unknown, index) => {
+    const raw: Record<string, unknown> = isRecord(entry) ? entry : {};
+    const at = `market ${index} (${String(raw.instrument)})`;
     const problem = (text: string) => problems.push(`${at}: ${text}`);
+    if (!isRecord(entry)) problem('must be an object');
     const baseAsset = String(raw.baseAsset ?? '');
     const quoteAsset = String(raw.quoteAsset ?? '');
     if (!ASSET.test(baseAsset) || !ASSET.test(quoteAsset))
@@ -134,6 +162,10 @@ export function parseMarkets(input: unknown): SandboxMarketSpec[] {
   }
   if (problems.length > 0) throw new MarketCatalogError(problems);
   return markets;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function scale(value: unknown, field: string, problem: (text: string) => void): number {

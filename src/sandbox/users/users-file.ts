@@ -41,13 +41,31 @@ export function demoUser(): SandboxUser {
 /** The users from `file` (see {@link parseUsers}), or the demo user when no file is set. */
 export function loadUsers(file?: string): SandboxUser[] {
   if (!file) return [demoUser()];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsersFileError([`cannot be read: ${code ?? message}`]);
+  }
   let input: unknown;
   try {
-    input = JSON.parse(readFileSync(file, 'utf8'));
+    input = JSON.parse(text);
   } catch (error) {
-    throw new UsersFileError([`cannot read ${file}: ${(error as Error).message}`]);
+    throw new UsersFileError([`not valid JSON: ${(error as Error).message}`]);
   }
   return parseUsers(input);
+}
+
+/** The problems of the users file at `file`, none when it can be used; for the check at boot. */
+export function usersFileProblems(file: string): readonly string[] {
+  try {
+    loadUsers(file);
+    return [];
+  } catch (error) {
+    if (error instanceof UsersFileError) return error.problems;
+    throw error;
+  }
 }
 
 /**
