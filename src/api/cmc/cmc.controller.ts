@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toJson } from '../../market/json-number';
+import { hasLastPrice } from '../../market/market-summary';
 import { levelParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
@@ -33,7 +34,8 @@ export class CmcController {
 
   @Get('summary')
   @ApiOperation({
-    summary: 'Every listed market: last price, best prices, 24-hour volumes, change (percent), high and low',
+    summary:
+      'Every listed market with a known last price: best prices, 24-hour volumes, change (percent), high and low',
   })
   summary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -42,7 +44,12 @@ export class CmcController {
       version: String(listing.generation),
       cacheControl: CACHE.live,
       dataTime: this.listing.dataTime(),
-      build: () => JSON.stringify(listing.markets.map(({ summary }) => cmcSummaryRecord(summary))),
+      build: () =>
+        JSON.stringify(
+          listing.markets
+            .filter(({ summary }) => hasLastPrice(summary))
+            .map(({ summary }) => cmcSummaryRecord(summary)),
+        ),
     });
   }
 
@@ -64,7 +71,8 @@ export class CmcController {
 
   @Get('ticker')
   @ApiOperation({
-    summary: 'Markets keyed by upper-case BASE_QUOTE: last price, 24-hour volumes, isFrozen (0 or 1)',
+    summary:
+      'Markets with a known last price, keyed by upper-case BASE_QUOTE: last price, 24-hour volumes, isFrozen (0 or 1)',
   })
   ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -76,7 +84,9 @@ export class CmcController {
       build: () =>
         JSON.stringify(
           Object.fromEntries(
-            listing.markets.map(({ summary }) => [cmcPair(summary), cmcTickerRecord(summary)]),
+            listing.markets
+              .filter(({ summary }) => hasLastPrice(summary))
+              .map(({ summary }) => [cmcPair(summary), cmcTickerRecord(summary)]),
           ),
         ),
     });
