@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toJson } from '../../market/json-number';
 import { hasLastPrice } from '../../market/market-summary';
-import { levelParam } from '../http/query-params';
+import { bookLevelParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
@@ -115,7 +115,7 @@ export class CmcController {
   ): Promise<void> {
     const market = this.listing.market(pair);
     const perSide = cmcDepthParam(query.depth);
-    const level = levelParam(query.level);
+    const level = bookLevelParam(query.level);
     await this.responder.sendBook(
       request,
       reply,
