@@ -133,7 +133,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
     expect(entries.filter((text) => !/^\d+\.\d{18}$/.test(text))).toEqual([]);
   });
 
-  it('/cmc/orderbook honours depth (N/2 per side) and level, and refuses junk with 400', async () => {
+  it('/cmc/orderbook honours depth (N/2 per side) and level (3 as 2), and refuses junk with 400', async () => {
     const full = (await get('/cmc/orderbook/btc_usdt').expect(200)).body;
     expect(full.bids.length).toBeGreaterThan(5);
     const cases: [string, number][] = [
@@ -142,13 +142,14 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
       ['depth=2', 1],
       ['depth=10&level=1', 1],
       ['level=1', 1],
+      ['depth=10&level=3', 5],
     ];
     for (const [query, perSide] of cases) {
       const book = (await get(`/cmc/orderbook/BTC-USDT?${query}`).expect(200)).body;
       expect(book.bids).toEqual(full.bids.slice(0, perSide));
       expect(book.asks).toEqual(full.asks.slice(0, perSide));
     }
-    for (const query of ['depth=0', 'level=2', 'depth=', 'depth=100000']) {
+    for (const query of ['depth=0', 'level=2', 'level=3', 'depth=', 'depth=100000']) {
       expect((await get(`/cmc/orderbook/Btc_Usdt?${query}`).expect(200)).body).toEqual(full);
     }
     for (const query of [
@@ -157,7 +158,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
       'depth=abc',
       'depth=1e3',
       'depth=2.0',
-      'level=3',
+      'level=4',
       'level=0',
       'depth=2&depth=4',
     ]) {

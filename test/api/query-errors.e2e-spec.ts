@@ -4,7 +4,7 @@ import { startTestStack, TestStack } from '../support/start-test-stack';
 
 /**
  * Every query parameter rule answers 400 with a message that names the rule and quotes the client's
- * value; junk query strings get one clear answer.
+ * value; CoinMarketCap's level 3 is served as the full level 2 book.
  */
 describe('query parameters over a gateway fed by the sandbox', () => {
   let stack: TestStack;
@@ -27,6 +27,21 @@ describe('query parameters over a gateway fed by the sandbox', () => {
     const [{ code, message }] = response.body.errors as { code: string; message: string }[];
     return `${code}: ${message}`;
   };
+
+  it('/cmc/orderbook serves level=3 as the full level 2 book, depth honoured as for level 2', async () => {
+    const full = (await get('/cmc/orderbook/btc_usdt').expect(200)).body;
+    expect(full.bids.length).toBeGreaterThan(3);
+    expect((await get('/cmc/orderbook/btc_usdt?level=3').expect(200)).body).toEqual(full);
+    expect((await get('/cmc/orderbook/btc_usdt?level=3&depth=6').expect(200)).body).toEqual({
+      ...full,
+      bids: full.bids.slice(0, 3),
+      asks: full.asks.slice(0, 3),
+    });
+    expect(await refusal('/cmc/orderbook/btc_usdt?level=4')).toBe(
+      'invalid_level: level must be 1 (best bid and ask), 2 (every price level) or 3 (every price level, ' +
+        'the finest book the exchange publishes), got "4"',
+    );
+  });
 
   it.each([
     [

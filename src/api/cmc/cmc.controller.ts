@@ -3,11 +3,11 @@ import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toJson } from '../../market/json-number';
 import { hasLastPrice } from '../../market/market-summary';
-import { bookLevelParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { cmcDepthParam } from './cmc-depth-param';
+import { cmcLevelParam } from './cmc-level-param';
 import {
   cmcAssetRecord,
   cmcOrderBookRecord,
@@ -105,7 +105,8 @@ export class CmcController {
   @ApiQuery({
     name: 'level',
     required: false,
-    description: '1: best bid and ask only; 2 (default): every price level',
+    description:
+      '1: best bid and ask only; 2 (default): every price level; 3: the same as 2, the finest book the exchange publishes (it aggregates by price)',
   })
   async orderbook(
     @Param('pair') pair: string,
@@ -115,7 +116,7 @@ export class CmcController {
   ): Promise<void> {
     const market = this.listing.market(pair);
     const perSide = cmcDepthParam(query.depth);
-    const level = bookLevelParam(query.level);
+    const level = cmcLevelParam(query.level);
     await this.responder.sendBook(
       request,
       reply,
