@@ -96,9 +96,10 @@ describe('bookLevelParam', () => {
     expect(bookLevelParam('')).toBe(2);
     expect(bookLevelParam('1')).toBe(1);
     expect(bookLevelParam('2')).toBe(2);
+    expect(bookLevelParam('01')).toBe(1);
   });
 
-  it.each(['3', '0', '01', 'two', '-1'])('refuses %j, naming the levels there are', (value) => {
+  it.each(['3', '0', '00', 'two', '-1', '1.0'])('refuses %j, naming the levels there are', (value) => {
     expect(refusal(() => bookLevelParam(value))).toBe(
       `invalid_level: level must be 1 (best bid and ask) or 2 (every price level), got ${JSON.stringify(value)}`,
     );

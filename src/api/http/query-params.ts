@@ -42,7 +42,7 @@ export function integerParam(
     ApiError.badRequest(`invalid_${name}`, `${name} ${rule}, got ${echo(given)}`);
   if (NEGATIVE.test(given)) throw invalid('must not be negative');
   if (!DIGITS.test(given)) throw invalid(`must be ${kind}, digits only`);
-  const digits = given.replace(/^0+(?=\d)/, '');
+  const digits = withoutLeadingZeros(given);
   // Compared as text first: twenty digits are past Number's exact integers.
   if (digits.length > String(max).length || Number(digits) > max) throw invalid(`must be at most ${max}`);
   return Number(digits);
@@ -71,14 +71,19 @@ export function levelParam<L extends number>(
 ): L {
   const given = singleParam(value, 'level');
   if (given === undefined) return fallback;
-  if (Object.prototype.hasOwnProperty.call(levels, given)) return Number(given) as L;
+  const key = DIGITS.test(given) ? withoutLeadingZeros(given) : given;
+  if (Object.prototype.hasOwnProperty.call(levels, key)) return Number(key) as L;
   const allowed = Object.entries(levels).map(([level, meaning]) => `${level} (${meaning as string})`);
   const list = `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
   throw ApiError.badRequest('invalid_level', `level must be ${list}, got ${echo(given)}`);
 }
 
+function withoutLeadingZeros(digits: string): string {
+  return digits.replace(/^0+(?=\d)/, '');
+}
+
 /** The exchange's own levels: 1 for the best bid and ask, 2 (the default) for every price level. */
-export const BOOK_LEVELS = { 1: 'best bid and ask', 2: 'every price level' } as const;
+const BOOK_LEVELS = { 1: 'best bid and ask', 2: 'every price level' } as const;
 
 export function bookLevelParam(value: unknown): 1 | 2 {
   return levelParam<1 | 2>(value, BOOK_LEVELS, 2);
