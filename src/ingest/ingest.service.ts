@@ -363,7 +363,12 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         { instrument: { instrumentId: ref.instrumentId, instrument: market.instrument } },
         {
           onLevel1: (level1) =>
-            pipeline.setLevel1(level1.lastTradedPrice, level1.rolling24hVolume, level1.time),
+            pipeline.setLevel1(
+              level1.lastTradedPrice,
+              level1.lastTradeTime,
+              level1.rolling24hVolume,
+              level1.time,
+            ),
           onError: (error) =>
             this.logger.warn(`${market.instrument}: unreadable level 1 skipped: ${error.message}`),
         },

@@ -305,3 +305,73 @@ describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
     expect(pipeline.bookVersion).toBe(10);
   });
 });
+
+describe('InstrumentPipeline newest known trade', () => {
+  const DAY = 86_400_000;
+  let now: number;
+  let feed: ScriptedFeed;
+
+  const open = (tradeFeed: 'live' | 'unavailable'): InstrumentPipeline => {
+    const pipeline = new InstrumentPipeline({
+      market: MARKET,
+      bookFeed: feed,
+      restSnapshot: async () => message(1, true, []),
+      tradeFeed,
+      sync: { recovery: 'reopen-stream' },
+      now: () => now,
+      events: {
+        onResync: () => undefined,
+        onMalformed: () => undefined,
+        onSnapshotFailed: () => undefined,
+        onMessageApplied: () => undefined,
+      },
+    });
+    pipeline.start();
+    feed.listener!.onMessage(message(10, true, BASE));
+    return pipeline;
+  };
+
+  beforeEach(() => {
+    now = 10 * DAY;
+    feed = new ScriptedFeed();
+  });
+
+  it('writes no last trade before any is known', () => {
+    expect(open('live').takeWrite()!.head).not.toHaveProperty('lastTrade');
+    expect(open('unavailable').takeWrite()!.head).not.toHaveProperty('lastTrade');
+  });
+
+  it("keeps a snapshot's trades older than the window as the last trade, beside empty 24-hour figures", () => {
+    const pipeline = open('live');
+    pipeline.addTrades([
+      { ...TRADE, id: '7', price: '99.5', time: now - 3 * DAY },
+      { ...TRADE, id: '6', price: '98', time: now - 4 * DAY },
+    ]);
+    const { head } = pipeline.takeWrite()!;
+    expect(head.stats).toMatchObject({ last: '0', tradeCount: 0 });
+    expect(head.lastTrade).toEqual({ price: '99.5', time: now - 3 * DAY });
+  });
+
+  it('remembers the newest trade after it leaves the window', () => {
+    const pipeline = open('live');
+    pipeline.addTrades([{ ...TRADE, id: '8', price: '101', time: now - 1_000 }]);
+    expect(pipeline.takeWrite()!.head).toMatchObject({
+      stats: { last: '101', tradeCount: 1 },
+      lastTrade: { price: '101', time: now - 1_000 },
+    });
+    now += DAY;
+    pipeline.tick();
+    expect(pipeline.takeWrite()!.head).toMatchObject({
+      stats: { last: '0', tradeCount: 0 },
+      lastTrade: { price: '101', time: now - DAY - 1_000 },
+    });
+  });
+
+  it("takes Level 1's last traded price without a trade feed, none while it reports 0", () => {
+    const pipeline = open('unavailable');
+    pipeline.setLevel1('0', 0, '0', now);
+    expect(pipeline.takeWrite()!.head).not.toHaveProperty('lastTrade');
+    pipeline.setLevel1('100.25', now - 2 * DAY, '0', now);
+    expect(pipeline.takeWrite()!.head.lastTrade).toEqual({ price: '100.25', time: now - 2 * DAY });
+  });
+});

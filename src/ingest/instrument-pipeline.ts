@@ -1,6 +1,7 @@
 import { BookMessage } from '../market/book-update';
 import { BookSynchronizer, BookSyncOptions, ResyncReason, SyncOutcome } from '../market/book-synchronizer';
 import { Candle, statsFromCandles } from '../market/candle-stats';
+import { LastTrade, lastTradeOf, newestTrade } from '../market/last-trade';
 import { MarketInfo } from '../market/market-info';
 import { MarketStats } from '../market/market-stats';
 import { Trade } from '../market/trade';
@@ -62,7 +63,10 @@ export class InstrumentPipeline {
   private lastState: SyncOutcome['state'] = 'syncing';
   private reportedResyncs = 0;
   private candles: readonly Candle[] = [];
-  private lastPrice?: string;
+  /** The newest trade of the feed, of any age: the window forgets it after 24 hours. */
+  private newestFedTrade?: Trade;
+  /** Without a trade feed: Level 1's last traded price and time. */
+  private level1LastTrade?: LastTrade;
   private rollingVolume?: string;
   private lastEventAt = 0;
   private confirmedAt = 0;
@@ -168,6 +172,7 @@ export class InstrumentPipeline {
   }
 
   addTrades(trades: readonly Trade[]): void {
+    this.newestFedTrade = newestTrade(this.newestFedTrade, trades);
     const added = this.window.add(trades, this.options.now());
     this.lastEventAt = this.options.now();
     this.changed = true;
@@ -188,9 +193,12 @@ export class InstrumentPipeline {
     this.changed = true;
   }
 
-  /** Without a trade feed: the exchange's last price and rolling 24-hour base volume (Level 1). */
-  setLevel1(lastPrice: string, rollingVolume: string, time: number): void {
-    this.lastPrice = lastPrice === '0' ? undefined : lastPrice;
+  /**
+   * Without a trade feed: the exchange's last traded price and its time ("0" and 0 when the market
+   * never traded) and rolling 24-hour base volume (Level 1).
+   */
+  setLevel1(lastPrice: string, lastTradeTime: number, rollingVolume: string, time: number): void {
+    this.level1LastTrade = lastPrice === '0' ? undefined : { price: lastPrice, time: lastTradeTime };
     this.rollingVolume = rollingVolume;
     this.lastEventAt = Math.max(this.lastEventAt, time);
     this.changed = true;
@@ -262,6 +270,7 @@ export class InstrumentPipeline {
       ...optional('bestBid', book.best('bid')),
       ...optional('bestAsk', book.best('ask')),
       stats: this.stats(now),
+      ...this.lastTradeField(),
       tradesRevision: this.tradesRevision,
       tradeFeed: this.options.tradeFeed,
       lastEventAt: this.lastEventAt,
@@ -271,11 +280,19 @@ export class InstrumentPipeline {
 
   private stats(now: number): MarketStats {
     if (this.options.tradeFeed === 'live') return this.window.stats(now);
-    const estimated = statsFromCandles(this.candles, now, this.lastPrice);
+    const estimated = statsFromCandles(this.candles, now, this.level1LastTrade?.price);
     // Level 1's rolling volume is the exchange's own 24-hour figure, finer than candle buckets.
     return this.rollingVolume === undefined || estimated.last === '0'
       ? estimated
       : { ...estimated, baseVolume: this.rollingVolume };
+  }
+
+  private lastTradeField(): { lastTrade?: LastTrade } {
+    const lastTrade =
+      this.options.tradeFeed === 'live'
+        ? this.newestFedTrade && lastTradeOf(this.newestFedTrade)
+        : this.level1LastTrade;
+    return lastTrade ? { lastTrade } : {};
   }
 
   private onBookMessage(message: BookMessage): void {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MarketInfo } from './market-info';
 import { EMPTY_STATS, MarketStats } from './market-stats';
-import { percentChange, summarizeMarket } from './market-summary';
+import { hasLastPrice, percentChange, summarizeMarket } from './market-summary';
 
 const market: MarketInfo = {
   instrument: 'eth_btc',
@@ -34,7 +34,7 @@ describe('summarizeMarket', () => {
       tradeCount: 3,
       source: 'trades',
     };
-    expect(summarizeMarket(market, stats, ['4.9', '1'], ['5.6', '2'])).toEqual({
+    expect(summarizeMarket(market, stats, undefined, ['4.9', '1'], ['5.6', '2'])).toEqual({
       instrument: 'eth_btc',
       base: 'ETH',
       quote: 'BTC',
@@ -51,13 +51,43 @@ describe('summarizeMarket', () => {
     });
   });
 
-  it('gives zeros without trades and for empty book sides', () => {
-    const summary = summarizeMarket(market, EMPTY_STATS, undefined, undefined);
-    expect(summary.last).toBe('0.00000000');
+  it('gives zero 24-hour figures without trades, zeros for empty book sides, and no last price without any trade', () => {
+    const summary = summarizeMarket(market, EMPTY_STATS, undefined, undefined, undefined);
+    expect(summary.last).toBeNull();
+    expect(hasLastPrice(summary)).toBe(false);
+    expect(summary.high).toBe('0.00000000');
+    expect(summary.low).toBe('0.00000000');
     expect(summary.lowestAsk).toBe('0.00000000');
     expect(summary.highestBid).toBe('0.00000000');
     expect(summary.baseVolume).toBe('0.0000');
     expect(summary.percentChange).toBe('0.00');
+  });
+
+  it("takes the last price from the newest trade known before the window when the window has none, at the market's scale", () => {
+    const summary = summarizeMarket(
+      market,
+      EMPTY_STATS,
+      { price: '0.051', time: 1 },
+      ['0.05', '1'],
+      ['0.052', '1'],
+    );
+    expect(summary).toMatchObject({
+      last: '0.05100000',
+      open: '0.00000000',
+      high: '0.00000000',
+      low: '0.00000000',
+      baseVolume: '0.0000',
+      quoteVolume: '0.00000000',
+      percentChange: '0.00',
+    });
+    expect(hasLastPrice(summary)).toBe(true);
+  });
+
+  it("prefers the window's newest trade to the newest known trade", () => {
+    const stats = { ...EMPTY_STATS, last: '6', open: '5', high: '6', low: '5', tradeCount: 2 };
+    const summary = summarizeMarket(market, stats, { price: '7', time: 1 }, undefined, undefined);
+    expect(summary.last).toBe('6.00000000');
+    expect(summary.percentChange).toBe('20.00');
   });
 
   it('rounds quote volumes half away from zero at the price scale', () => {
@@ -70,18 +100,18 @@ describe('summarizeMarket', () => {
       quoteVolume: '0.000000015',
       baseVolume: '0.00005',
     };
-    const summary = summarizeMarket(market, stats, undefined, undefined);
+    const summary = summarizeMarket(market, stats, undefined, undefined, undefined);
     expect(summary.quoteVolume).toBe('0.00000002');
     expect(summary.baseVolume).toBe('0.0001');
   });
 
   it('marks halted and paused markets frozen', () => {
-    expect(summarizeMarket({ ...market, status: 'Halted' }, EMPTY_STATS, undefined, undefined).isFrozen).toBe(
-      true,
-    );
-    expect(summarizeMarket({ ...market, status: 'Paused' }, EMPTY_STATS, undefined, undefined).isFrozen).toBe(
-      true,
-    );
+    expect(
+      summarizeMarket({ ...market, status: 'Halted' }, EMPTY_STATS, undefined, undefined, undefined).isFrozen,
+    ).toBe(true);
+    expect(
+      summarizeMarket({ ...market, status: 'Paused' }, EMPTY_STATS, undefined, undefined, undefined).isFrozen,
+    ).toBe(true);
   });
 });
 

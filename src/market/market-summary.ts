@@ -1,6 +1,8 @@
 import BigConstructor from 'big.js';
 import { PriceLevel } from './book-update';
 import { formatFixed, toFixedScale } from './decimal';
+import { lastTradedPrice } from './last-price';
+import { LastTrade } from './last-trade';
 import { isFrozen, MarketInfo } from './market-info';
 import { MarketStats } from './market-stats';
 
@@ -15,7 +17,12 @@ export interface MarketSummary {
   /** Upper case, e.g. `BTC`. */
   readonly base: string;
   readonly quote: string;
-  readonly last: string;
+  /**
+   * The newest trade's price of the 24-hour window, else of the newest trade known before it; null
+   * when no trade of the market is known (never a zero beside a live book).
+   */
+  readonly last: string | null;
+  /** The 24-hour figures below are zero without a trade in the window. */
   readonly open: string;
   readonly high: string;
   readonly low: string;
@@ -24,7 +31,7 @@ export interface MarketSummary {
   readonly highestBid: string;
   readonly baseVolume: string;
   readonly quoteVolume: string;
-  /** `(last - open) / open x 100` with two decimals; "0.00" without trades. */
+  /** `(last - open) / open x 100` over the window, two decimals; "0.00" without trades in it. */
   readonly percentChange: string;
   readonly isFrozen: boolean;
 }
@@ -32,15 +39,17 @@ export interface MarketSummary {
 export function summarizeMarket(
   market: MarketInfo,
   stats: MarketStats,
+  lastTrade: LastTrade | undefined,
   bestBid: PriceLevel | undefined,
   bestAsk: PriceLevel | undefined,
 ): MarketSummary {
   const price = (value: string) => toFixedScale(value, market.priceScale);
+  const last = lastTradedPrice(stats, lastTrade);
   return {
     instrument: market.instrument,
     base: market.baseAsset.toUpperCase(),
     quote: market.quoteAsset.toUpperCase(),
-    last: price(stats.last),
+    last: last === undefined ? null : price(last),
     open: price(stats.open),
     high: price(stats.high),
     low: price(stats.low),
@@ -51,6 +60,11 @@ export function summarizeMarket(
     percentChange: percentChange(stats.open, stats.last),
     isFrozen: isFrozen(market),
   };
+}
+
+/** Whether the market has a last price: the aggregators' formats leave a market without one out. */
+export function hasLastPrice(summary: MarketSummary): summary is MarketSummary & { readonly last: string } {
+  return summary.last !== null;
 }
 
 /**

@@ -4,7 +4,7 @@ export const DEFAULT_KEY_PREFIX = 'mdg';
 export interface InstrumentKeys {
   /**
    * String: JSON of the `InstrumentHead` (version, sync state, best bid and ask, 24-hour stats,
-   * trades revision, trade feed state, last event time). Written with every change of the instrument;
+   * newest known trade, trades revision, trade feed state, last event time). Written with every change of the instrument;
    * its absence means the instrument is unknown.
    */
   readonly head: string;

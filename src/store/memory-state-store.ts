@@ -235,6 +235,7 @@ function frozenHead(head: InstrumentHead): InstrumentHead {
     ...(head.bestBid ? { bestBid: Object.freeze([head.bestBid[0], head.bestBid[1]] as const) } : {}),
     ...(head.bestAsk ? { bestAsk: Object.freeze([head.bestAsk[0], head.bestAsk[1]] as const) } : {}),
     stats: Object.freeze({ ...head.stats }),
+    ...(head.lastTrade ? { lastTrade: Object.freeze({ ...head.lastTrade }) } : {}),
   });
 }
 

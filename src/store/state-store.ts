@@ -1,4 +1,5 @@
 import type { PriceLevel } from '../market/book-update';
+import { LastTrade } from '../market/last-trade';
 import { MarketCatalog } from '../market/market-info';
 import { MarketStats } from '../market/market-stats';
 import { SyncState } from '../market/sync-state';
@@ -19,6 +20,11 @@ export interface InstrumentHead {
   readonly bestBid?: PriceLevel;
   readonly bestAsk?: PriceLevel;
   readonly stats: MarketStats;
+  /**
+   * The newest trade known, of any age (the trade feed's, or Level 1's last traded price without
+   * one). Absent when none is known, and in heads written by replicas that predate it.
+   */
+  readonly lastTrade?: LastTrade;
   /** Grows whenever the stored trades change, so readers know when to reload them. */
   readonly tradesRevision: number;
   readonly tradeFeed: TradeFeedState;

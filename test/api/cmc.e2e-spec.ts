@@ -8,6 +8,8 @@ import {
   FROZEN,
   HIDDEN,
   LISTED,
+  NEVER_TRADED,
+  PRICED,
   PERCENT,
   PLAIN,
   expectBestFirst,
@@ -33,11 +35,11 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
   const want = (instrument: string) =>
     expectedFigures(truths.get(instrument)!, scales.get(instrument)!, Date.now());
 
-  it('/cmc/summary is an array of every visible market, sorted, with the truth figures', async () => {
+  it('/cmc/summary is an array of every visible market with a last price, sorted, with the truth figures', async () => {
     const response = await get('/cmc/summary').expect(200).expect('content-type', /json/);
     expect(Array.isArray(response.body)).toBe(true);
     expect(response.body.map((record: { trading_pairs: string }) => record.trading_pairs)).toEqual(
-      LISTED.map(upper),
+      PRICED.map(upper),
     );
     for (const record of response.body as Record<string, string>[]) {
       const instrument = record.trading_pairs.toLowerCase();
@@ -64,28 +66,25 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
     }
   });
 
-  it('/cmc/summary writes every price of pepe_eth with 18 decimals and gives zeros without trades', async () => {
+  it('/cmc/summary writes every price of pepe_eth with 18 decimals and leaves out the markets that never traded', async () => {
     const records = (await get('/cmc/summary').expect(200)).body as Record<string, string>[];
     const pepe = records.find((record) => record.trading_pairs === 'PEPE_ETH')!;
     for (const field of ['last_price', 'lowest_ask', 'highest_bid', 'quote_volume', 'highest_price_24h']) {
       expect(pepe[field]).toMatch(/^\d+\.\d{18}$/);
     }
     expect(pepe.base_volume).toMatch(/^\d+\.\d{18}$/);
-    expect(want('ltc_btc').window).toHaveLength(0);
-    expect(records.find((record) => record.trading_pairs === 'LTC_BTC')).toMatchObject({
-      last_price: '0.0000000',
-      base_volume: '0.0000',
-      quote_volume: '0.0000000',
-      price_change_percent_24h: '0.00',
-      highest_price_24h: '0.0000000',
-      lowest_price_24h: '0.0000000',
-    });
+    for (const instrument of NEVER_TRADED) {
+      expect(want(instrument).window).toHaveLength(0);
+      expect(records.find((record) => record.trading_pairs === upper(instrument))).toBeUndefined();
+    }
+    expect(records.every((record) => !/^0(\.0+)?$/.test(record.last_price))).toBe(true);
   });
 
-  it('/cmc/ticker is keyed by upper-case BASE_QUOTE, isFrozen the integer 1 for halted and paused markets, no unknown UCIDs', async () => {
+  // The integer 1 of a halted market with a last price: test/api/last-price.e2e-spec.ts.
+  it('/cmc/ticker is keyed by upper-case BASE_QUOTE, isFrozen an integer, no unknown UCIDs', async () => {
     const response = await get('/cmc/ticker').expect(200);
-    expect(Object.keys(response.body)).toEqual(LISTED.map(upper));
-    for (const instrument of LISTED) {
+    expect(Object.keys(response.body)).toEqual(PRICED.map(upper));
+    for (const instrument of PRICED) {
       const figures = want(instrument);
       expect(response.body[upper(instrument)]).toEqual({
         last_price: figures.last,
@@ -94,7 +93,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
         isFrozen: FROZEN.has(instrument) ? 1 : 0,
       });
     }
-    expect(response.text).toMatch(/"isFrozen":1[,}]/);
+    expect(response.text).toMatch(/"isFrozen":0[,}]/);
     expect(response.text).not.toMatch(/"isFrozen":"/);
   });
 
@@ -129,7 +128,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
     expect(entries.filter((text) => !/^\d+\.\d{18}$/.test(text))).toEqual([]);
   });
 
-  it('/cmc/orderbook honours depth (N/2 per side) and level, and refuses junk with 400', async () => {
+  it('/cmc/orderbook honours depth (N/2 per side) and level (3 as 2), and refuses junk with 400', async () => {
     const full = (await get('/cmc/orderbook/btc_usdt').expect(200)).body;
     expect(full.bids.length).toBeGreaterThan(5);
     const cases: [string, number][] = [
@@ -138,13 +137,14 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
       ['depth=2', 1],
       ['depth=10&level=1', 1],
       ['level=1', 1],
+      ['depth=10&level=3', 5],
     ];
     for (const [query, perSide] of cases) {
       const book = (await get(`/cmc/orderbook/BTC-USDT?${query}`).expect(200)).body;
       expect(book.bids).toEqual(full.bids.slice(0, perSide));
       expect(book.asks).toEqual(full.asks.slice(0, perSide));
     }
-    for (const query of ['depth=0', 'level=2', 'depth=', 'depth=100000']) {
+    for (const query of ['depth=0', 'level=2', 'level=3', 'depth=', 'depth=100000']) {
       expect((await get(`/cmc/orderbook/Btc_Usdt?${query}`).expect(200)).body).toEqual(full);
     }
     for (const query of [
@@ -153,7 +153,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
       'depth=abc',
       'depth=1e3',
       'depth=2.0',
-      'level=3',
+      'level=4',
       'level=0',
       'depth=2&depth=4',
     ]) {

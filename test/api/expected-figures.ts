@@ -19,6 +19,13 @@ export const LISTED = [
 ];
 /** Halted and paused. */
 export const FROZEN = new Set(['ltc_btc', 'xrp_usdt']);
+/**
+ * The markets that never traded (the sandbox plays no history for halted and paused markets): no last
+ * price, so `null` in the exchange's formats and left out of CoinMarketCap's and CoinGecko's tickers.
+ */
+export const NEVER_TRADED = new Set(['ltc_btc', 'xrp_usdt']);
+/** The listed markets with a last price, as the aggregators' ticker lists hold them. */
+export const PRICED = LISTED.filter((instrument) => !NEVER_TRADED.has(instrument));
 export const HIDDEN = 'doge_usdt';
 /** A published decimal: plain notation, no sign. */
 export const PLAIN = /^\d+(\.\d+)?$/;
@@ -38,7 +45,8 @@ export function fixed(value: Big | string, scale: number): string {
 export interface ExpectedFigures {
   /** The trades of the 24-hour window, oldest first. */
   readonly window: readonly TruthTrade[];
-  readonly last: string;
+  /** The newest trade's price; null without one (the sandbox's test markets hold no older trades). */
+  readonly last: string | null;
   readonly high: string;
   readonly low: string;
   readonly baseVolume: string;
@@ -54,12 +62,12 @@ export function expectedFigures(truth: Truth, scales: Scales, now: number): Expe
     window.reduce((total, trade) => total.plus(f(trade)), new Big(0));
   const prices = window.map((trade) => new Big(trade.price));
   const open = window[0]?.price ?? '0';
-  const last = window[window.length - 1]?.price ?? '0';
-  const percent = new Big(open).eq(0) ? new Big(0) : new Big(last).minus(open).div(open).times(100);
+  const last = window[window.length - 1]?.price;
+  const percent = new Big(open).eq(0) ? new Big(0) : new Big(last!).minus(open).div(open).times(100);
   const extreme = (pick: (a: Big, b: Big) => Big) => (prices.length ? prices.reduce(pick) : new Big(0));
   return {
     window,
-    last: fixed(last, scales.priceScale),
+    last: last === undefined ? null : fixed(last, scales.priceScale),
     high: fixed(
       extreme((a, b) => (a.gt(b) ? a : b)),
       scales.priceScale,

@@ -354,6 +354,7 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
           tradeCount: 1234,
           source: 'candles',
         },
+        lastTrade: { price: '27000.5', time: T0 - 1 },
         tradesRevision: 42,
         tradeFeed: 'unavailable',
       });

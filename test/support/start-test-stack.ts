@@ -26,6 +26,8 @@ export interface TestStackOptions {
   readonly redis?: boolean;
   /** Log in to the gateway as the sandbox's demo user (default true); false runs without a trade feed. */
   readonly credentials?: boolean;
+  /** Runs on the sandbox before the gateway starts, e.g. to give a market a past the gateway finds. */
+  readonly prepareSandbox?: (sandbox: RunningSandbox) => void;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface TestStackOptions {
  */
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const sandbox = await startTestSandbox(options.sandbox);
+  options.prepareSandbox?.(sandbox);
   const redis = options.redis === false ? undefined : await startRedisServer();
   const config = loadConfig({
     HOST: '127.0.0.1',

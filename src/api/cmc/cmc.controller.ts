@@ -2,11 +2,12 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toJson } from '../../market/json-number';
-import { levelParam } from '../http/query-params';
+import { hasLastPrice } from '../../market/market-summary';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { cmcDepthParam } from './cmc-depth-param';
+import { cmcLevelParam } from './cmc-level-param';
 import {
   cmcAssetRecord,
   cmcOrderBookRecord,
@@ -33,7 +34,8 @@ export class CmcController {
 
   @Get('summary')
   @ApiOperation({
-    summary: 'Every listed market: last price, best prices, 24-hour volumes, change (percent), high and low',
+    summary:
+      'Every listed market with a known last price: best prices, 24-hour volumes, change (percent), high and low',
   })
   summary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -42,7 +44,12 @@ export class CmcController {
       version: String(listing.generation),
       cacheControl: CACHE.live,
       dataTime: this.listing.dataTime(),
-      build: () => JSON.stringify(listing.markets.map(({ summary }) => cmcSummaryRecord(summary))),
+      build: () =>
+        JSON.stringify(
+          listing.markets
+            .filter(({ summary }) => hasLastPrice(summary))
+            .map(({ summary }) => cmcSummaryRecord(summary)),
+        ),
     });
   }
 
@@ -68,7 +75,7 @@ export class CmcController {
   @Get('ticker')
   @ApiOperation({
     summary:
-      'Markets keyed by upper-case BASE_QUOTE: base and quote UCIDs when known, last price, 24-hour volumes, isFrozen (0 or 1)',
+      'Markets with a known last price, keyed by upper-case BASE_QUOTE: base and quote UCIDs when known, last price, 24-hour volumes, isFrozen (0 or 1)',
   })
   ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const listing = this.listing.markets();
@@ -80,14 +87,16 @@ export class CmcController {
       build: () =>
         JSON.stringify(
           Object.fromEntries(
-            listing.markets.map(({ summary }) => [
-              cmcPair(summary),
-              cmcTickerRecord(
-                summary,
-                this.listing.asset(summary.base)?.unifiedCryptoassetId,
-                this.listing.asset(summary.quote)?.unifiedCryptoassetId,
-              ),
-            ]),
+            listing.markets
+              .filter(({ summary }) => hasLastPrice(summary))
+              .map(({ summary }) => [
+                cmcPair(summary),
+                cmcTickerRecord(
+                  summary,
+                  this.listing.asset(summary.base)?.unifiedCryptoassetId,
+                  this.listing.asset(summary.quote)?.unifiedCryptoassetId,
+                ),
+              ]),
           ),
         ),
     });
@@ -106,7 +115,8 @@ export class CmcController {
   @ApiQuery({
     name: 'level',
     required: false,
-    description: '1: best bid and ask only; 2 (default): every price level',
+    description:
+      '1: best bid and ask only; 2 (default): every price level; 3: the same as 2, the finest book the exchange publishes (it aggregates by price)',
   })
   async orderbook(
     @Param('pair') pair: string,
@@ -116,7 +126,7 @@ export class CmcController {
   ): Promise<void> {
     const market = this.listing.market(pair);
     const perSide = cmcDepthParam(query.depth);
-    const level = levelParam(query.level);
+    const level = cmcLevelParam(query.level);
     await this.responder.sendBook(
       request,
       reply,

@@ -2,6 +2,7 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { ApiReply, ApiRequest } from '../http/api-http';
 import { toJson } from '../../market/json-number';
+import { hasLastPrice } from '../../market/market-summary';
 import { DirectHandlers } from '../http/direct-routes';
 import { depthParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
@@ -55,7 +56,7 @@ export class CoingeckoController {
 
   @Get('tickers')
   @ApiOperation({
-    summary: 'Every listed market: last price, 24-hour volumes, high and low, best bid and ask',
+    summary: 'Every listed market with a known last price: 24-hour volumes, high and low, best bid and ask',
   })
   tickers(@Req() request: ApiRequest, @Res() reply: ApiReply): void {
     const listing = this.listing.markets();
@@ -64,7 +65,12 @@ export class CoingeckoController {
       version: String(listing.generation),
       cacheControl: CACHE.live,
       dataTime: this.listing.dataTime(),
-      build: () => JSON.stringify(listing.markets.map(({ summary }) => coingeckoTickerRecord(summary))),
+      build: () =>
+        JSON.stringify(
+          listing.markets
+            .filter(({ summary }) => hasLastPrice(summary))
+            .map(({ summary }) => coingeckoTickerRecord(summary)),
+        ),
     });
   }
 

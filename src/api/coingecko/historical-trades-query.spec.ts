@@ -20,13 +20,14 @@ const TRADES = [
 
 const ids = (trades: readonly TradeFigures[]) => trades.map((t) => Number(t.id));
 
-function code(query: Record<string, unknown>): string {
+/** The 400 a query gets, as `code: message`. */
+function refusal(query: Record<string, unknown>): string {
   try {
     readHistoricalTradesQuery(query);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     expect(error.status).toBe(400);
-    return error.code;
+    return `${error.code}: ${error.message}`;
   }
   throw new Error('expected a 400');
 }
@@ -56,16 +57,36 @@ describe('readHistoricalTradesQuery', () => {
     expect(readHistoricalTradesQuery({ type: 'SELL' }).type).toBe('sell');
   });
 
+  it('reads empty values as not given', () => {
+    expect(readHistoricalTradesQuery({ type: '', limit: '', start_time: '', end_time: '' })).toEqual(
+      readHistoricalTradesQuery({}),
+    );
+  });
+
   it.each([
-    [{ type: 'all' }, 'invalid_type'],
-    [{ type: ['buy', 'sell'] }, 'invalid_type'],
-    [{ limit: '-1' }, 'invalid_limit'],
-    [{ limit: '1.5' }, 'invalid_limit'],
-    [{ start_time: '1e12' }, 'invalid_start_time'],
-    [{ end_time: '2024-05-01' }, 'invalid_end_time'],
-    [{ start_time: String(T + 1), end_time: String(T) }, 'invalid_time_range'],
+    [{ type: 'all' }, 'invalid_type: type must be buy or sell, got "all"'],
+    [{ type: ['buy', 'sell'] }, 'invalid_type: type must be given once, got 2 values'],
+    [{ limit: '-1' }, 'invalid_limit: limit must not be negative, got "-1"'],
+    [{ limit: '1.5' }, 'invalid_limit: limit must be a non-negative integer, digits only, got "1.5"'],
+    [{ limit: '1000001' }, 'invalid_limit: limit must be at most 1000000, got "1000001"'],
+    [
+      { start_time: '1e12' },
+      'invalid_start_time: start_time must be a Unix time in milliseconds (or seconds), digits only, got "1e12"',
+    ],
+    [
+      { end_time: '2024-05-01' },
+      'invalid_end_time: end_time must be a Unix time in milliseconds (or seconds), digits only, got "2024-05-01"',
+    ],
+    [
+      { end_time: '99999999999999999999' },
+      'invalid_end_time: end_time must be at most 253402300799999, got "99999999999999999999"',
+    ],
+    [
+      { start_time: String(T + 1), end_time: String(T) },
+      `invalid_time_range: start_time must not be after end_time, got "${T + 1}" and "${T}"`,
+    ],
   ])('refuses %j with %s', (query, expected) => {
-    expect(code(query)).toBe(expected);
+    expect(refusal(query)).toBe(expected);
   });
 });
 

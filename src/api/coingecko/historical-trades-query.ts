@@ -1,6 +1,6 @@
 import { TakerSide } from '../../market/trade';
 import { ApiError } from '../http/api-error';
-import { integerParam } from '../http/query-params';
+import { echo, integerParam, singleParam } from '../http/query-params';
 import { TradeFigures } from '../views/trade-figures';
 
 /** A validated `/coingecko/historical_trades` query. */
@@ -19,45 +19,43 @@ export interface HistoricalTrades {
   readonly sell: readonly TradeFigures[];
 }
 
-const TIME = /^\d{1,16}$/;
+/** The end of the year 9999 in Unix milliseconds: any later time is a mistake. */
+const MAX_TIME = 253_402_300_799_999;
+/** More than a day of trades of any market: a larger limit is a mistake, not a wish for all (0). */
+export const MAX_LIMIT = 1_000_000;
 /**
  * A time below this is read as Unix seconds, since CoinGecko's own samples use seconds: as
  * milliseconds it would be before March 1973, as seconds it is before the year 5138.
  */
 const SECONDS_BELOW = 100_000_000_000;
 
-/** A single text value of a query parameter; undefined when absent or empty. */
-function text(value: unknown, name: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw ApiError.badRequest(`invalid_${name}`, `${name} must be given once`);
-  return value;
-}
-
 /** Unix milliseconds of a bound; a bound in seconds covers its whole second. */
 function timeParam(value: unknown, name: string, bound: 'start' | 'end'): number | undefined {
-  const given = text(value, name);
-  if (given === undefined) return undefined;
-  if (!TIME.test(given)) {
-    throw ApiError.badRequest(`invalid_${name}`, `${name} must be a Unix time in milliseconds (or seconds)`);
-  }
-  const time = Number(given);
+  if (singleParam(value, name) === undefined) return undefined;
+  const time = integerParam(value, name, 0, MAX_TIME, 'a Unix time in milliseconds (or seconds)');
   if (time >= SECONDS_BELOW) return time;
   return bound === 'start' ? time * 1000 : time * 1000 + 999;
 }
 
 function typeParam(value: unknown): TakerSide | undefined {
-  const given = text(value, 'type')?.toLowerCase();
-  if (given === undefined || given === 'buy' || given === 'sell') return given;
-  throw ApiError.badRequest('invalid_type', 'type must be buy or sell');
+  const given = singleParam(value, 'type');
+  const side = given?.toLowerCase();
+  if (side === undefined || side === 'buy' || side === 'sell') return side;
+  throw ApiError.badRequest('invalid_type', `type must be buy or sell, got ${echo(given!)}`);
 }
 
 /** Reads `type`, `limit`, `start_time` and `end_time`; 400 with the error body for anything else. */
 export function readHistoricalTradesQuery(query: Readonly<Record<string, unknown>>): HistoricalTradesQuery {
   const type = typeParam(query.type);
-  const limit = integerParam(query.limit, 'limit', 0);
+  const limit = integerParam(query.limit, 'limit', 0, MAX_LIMIT);
   const from = timeParam(query.start_time, 'start_time', 'start') ?? 0;
   const to = timeParam(query.end_time, 'end_time', 'end') ?? Number.MAX_SAFE_INTEGER;
-  if (from > to) throw ApiError.badRequest('invalid_time_range', 'start_time must not be after end_time');
+  if (from > to) {
+    throw ApiError.badRequest(
+      'invalid_time_range',
+      `start_time must not be after end_time, got ${echo(String(query.start_time))} and ${echo(String(query.end_time))}`,
+    );
+  }
   return { type, limit, from, to };
 }
 

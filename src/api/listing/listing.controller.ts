@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { ApiReply, ApiRequest } from '../http/api-http';
 import { DirectHandlers } from '../http/direct-routes';
-import { depthParam, levelParam } from '../http/query-params';
+import { bookLevelParam, depthParam } from '../http/query-params';
 import { CACHE, Responder } from '../http/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
@@ -127,7 +127,7 @@ export class ListingController {
   ): Promise<void> {
     const market = this.listing.market(name);
     const perSide = depthParam(query.depth);
-    const level = levelParam(query.level);
+    const level = bookLevelParam(query.level);
     await this.responder.sendBook(
       request,
       reply,

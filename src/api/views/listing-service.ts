@@ -67,7 +67,13 @@ export class ListingService {
         return {
           market,
           id: String(market.gateway?.instrumentId ?? index + 1),
-          summary: summarizeMarket(market, head?.stats ?? EMPTY_STATS, head?.bestBid, head?.bestAsk),
+          summary: summarizeMarket(
+            market,
+            head?.stats ?? EMPTY_STATS,
+            head?.lastTrade,
+            head?.bestBid,
+            head?.bestAsk,
+          ),
         };
       });
       this.listing = { generation, markets };

@@ -225,6 +225,10 @@ describe('MarketViews listing generation', () => {
       const afterStats = views.listingGeneration;
       await store.write([write(4, { stats, bestAsk: ['100.5', '1'] })]);
       expect(await settled(4)).toBeGreaterThan(afterStats);
+      const afterAsk = views.listingGeneration;
+      const lastTrade = { price: '100', time: NOW - 1 };
+      await store.write([write(5, { stats, bestAsk: ['100.5', '1'], lastTrade })]);
+      expect(await settled(5)).toBeGreaterThan(afterAsk);
     } finally {
       await views.onApplicationShutdown();
     }

@@ -294,6 +294,7 @@ function listingFiguresDiffer(a: InstrumentHead, b: InstrumentHead): boolean {
     a.syncState !== b.syncState ||
     a.bestBid?.[0] !== b.bestBid?.[0] ||
     a.bestAsk?.[0] !== b.bestAsk?.[0] ||
+    a.lastTrade?.price !== b.lastTrade?.price ||
     statsDiffer(a.stats, b.stats)
   );
 }

@@ -1,0 +1,114 @@
+import request from 'supertest';
+import { formatUnits } from '../../src/market/fixed-point';
+import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { waitFor } from '../support/fault-run';
+import { startTestStack, TestStack } from '../support/start-test-stack';
+import { setFlow } from '../support/truth';
+import { fixed } from './expected-figures';
+
+type Row = Record<string, unknown>;
+
+const HOUR = 3_600_000;
+/** Halted, and given trades 30 hours ago only: its window is empty, its last price is not. */
+const TRADED_BEFORE = 'ltc_btc';
+const TRADED_BEFORE_SCALE = 7;
+/** Paused and never traded. */
+const NEVER_TRADED = 'xrp_usdt';
+const ZERO = /^0(\.0+)?$/;
+
+/**
+ * Runs synthetic operations on a market at a time 30 hours back until it has traded, and returns its
+ * newest trade's price as the sandbox writes it.
+ */
+function tradeLongAgo(sandbox: RunningSandbox): string {
+  const market = sandbox.exchange.market(TRADED_BEFORE)!;
+  const time = Date.now() - 30 * HOUR;
+  for (let step = 0; step < 10_000 && market.tradeLog.last() === undefined; step++) market.step(time);
+  const last = market.tradeLog.last();
+  if (!last) throw new Error(`${TRADED_BEFORE} did not trade`);
+  return formatUnits(last.price, TRADED_BEFORE_SCALE);
+}
+
+/** Every format's last price of each market, null where a format has none or leaves the market out. */
+async function lastPrices(stack: TestStack): Promise<Map<string, unknown[]>> {
+  const body = async (path: string) => (await request(stack.app.url).get(path).expect(200)).body;
+  const [summary, ticker, cmcSummary, cmcTicker, tickers] = await Promise.all([
+    body('/summary'),
+    body('/ticker'),
+    body('/cmc/summary'),
+    body('/cmc/ticker'),
+    body('/coingecko/tickers'),
+  ]);
+  const prices = new Map<string, unknown[]>();
+  for (const instrument of Object.keys(ticker)) {
+    const pair = instrument.toUpperCase();
+    prices.set(instrument, [
+      summary[pair].last,
+      ticker[instrument].last_price,
+      (cmcSummary as Row[]).find((record) => record.trading_pairs === pair)?.last_price ?? null,
+      cmcTicker[pair]?.last_price ?? null,
+      (tickers as Row[]).find((record) => record.ticker_id === pair)?.last_price ?? null,
+    ]);
+  }
+  return prices;
+}
+
+function describeLastPrices(name: string, credentials: boolean): void {
+  describe(name, () => {
+    let stack: TestStack;
+    let traded: string;
+
+    beforeAll(async () => {
+      stack = await startTestStack({
+        redis: false,
+        credentials,
+        prepareSandbox: (sandbox) => {
+          traded = fixed(tradeLongAgo(sandbox), TRADED_BEFORE_SCALE);
+        },
+      });
+      await waitFor(
+        // 503 until the first state is loaded.
+        async () => (await lastPrices(stack).catch(() => undefined))?.get(TRADED_BEFORE)?.[0] === traded,
+        `${TRADED_BEFORE} priced`,
+        30_000,
+        100,
+      );
+    }, 60_000);
+    afterAll(async () => {
+      await setFlow(stack.sandbox, 0);
+      await stack.close();
+    });
+
+    it('gives a market whose trades are all older than 24 hours its last traded price in every format', async () => {
+      expect((await lastPrices(stack)).get(TRADED_BEFORE)).toEqual([traded, traded, traded, traded, traded]);
+      const summary = (await request(stack.app.url).get('/summary').expect(200)).body[
+        TRADED_BEFORE.toUpperCase()
+      ];
+      expect(summary).toMatchObject({ baseVolume: '0.0000', high24hr: '0.0000000', percentChange: '0.00' });
+      expect(summary.isFrozen).toBe('1');
+      const cmc = (await request(stack.app.url).get('/cmc/ticker').expect(200)).body;
+      expect(cmc[TRADED_BEFORE.toUpperCase()]).toMatchObject({ last_price: traded, isFrozen: 1 });
+    });
+
+    it('gives a market that never traded a null last price where the format allows one, and leaves it out of the aggregator tickers', async () => {
+      expect((await lastPrices(stack)).get(NEVER_TRADED)).toEqual([null, null, null, null, null]);
+      const summary = (await request(stack.app.url).get('/summary').expect(200)).body;
+      expect(summary[NEVER_TRADED.toUpperCase()]).toHaveProperty('last', null);
+      expect(summary[NEVER_TRADED.toUpperCase()].highestBid).not.toMatch(ZERO);
+      const pairs = (await request(stack.app.url).get('/coingecko/pairs').expect(200)).body as Row[];
+      expect(pairs.map((pair) => pair.ticker_id)).toContain(NEVER_TRADED.toUpperCase());
+    });
+
+    it('shows no zero last price beside a live book in any format', async () => {
+      const summary = (await request(stack.app.url).get('/summary').expect(200)).body;
+      for (const [instrument, prices] of await lastPrices(stack)) {
+        const { highestBid, lowestAsk } = summary[instrument.toUpperCase()];
+        expect([highestBid, lowestAsk].some((price) => !ZERO.test(price))).toBe(true);
+        for (const price of prices) if (price !== null) expect(price).not.toMatch(ZERO);
+      }
+    });
+  });
+}
+
+describeLastPrices('last prices with the trade feed, whose snapshot reaches past the 24 hours', true);
+describeLastPrices("last prices without a trade feed, from Level 1's last traded price", false);
