@@ -101,6 +101,7 @@ describe('live responses against the OpenAPI document', () => {
         ['/cmc/orderbook/{pair}', `/cmc/orderbook/${upper(m)}`],
         ['/cmc/orderbook/{pair}', `/cmc/orderbook/${m}?depth=5&level=2`],
         ['/cmc/orderbook/{pair}', `/cmc/orderbook/${dashed(m)}?level=1`],
+        ['/cmc/orderbook/{pair}', `/cmc/orderbook/${m}?level=3&depth=10`],
         ['/coingecko/orderbook', `/coingecko/orderbook?ticker_id=${upper(m)}`],
         ['/coingecko/orderbook', `/coingecko/orderbook?ticker_id=${m}&depth=2`],
         ['/marketdata/instruments/{instrument}/depth', `/marketdata/instruments/${m}/depth`],

@@ -6,7 +6,7 @@ import {
   bookEntries,
   decimal,
   keyedBy,
-  lastPrice,
+  aggregatorLastPrice,
   percentChange,
   TAKER_SIDE,
   text,
@@ -45,10 +45,7 @@ const SUMMARY: SchemaObject = {
     trading_pairs: text('the market as BASE_QUOTE', 'BTC_USDT', UPPER_PAIR),
     base_currency: text('base asset symbol', 'BTC', UPPER_SYMBOL),
     quote_currency: text('quote asset symbol', 'USDT', UPPER_SYMBOL),
-    last_price: lastPrice(
-      'price of the newest trade in 24 hours at the price scale, 0 without one',
-      '64946.00',
-    ),
+    last_price: aggregatorLastPrice('64946.00'),
     lowest_ask: decimal('best ask of the live book at the price scale, 0 for an empty side', '64966.00'),
     highest_bid: decimal('best bid of the live book at the price scale, 0 for an empty side', '64946.00'),
     base_volume: decimal('24-hour volume in the base asset at the amount scale', '357.27641833'),
@@ -96,10 +93,7 @@ const TICKER: SchemaObject = {
   properties: {
     base_id: UCID('the base asset', 1),
     quote_id: UCID('the quote asset', 825),
-    last_price: lastPrice(
-      'price of the newest trade in 24 hours at the price scale, 0 without one',
-      '64946.00',
-    ),
+    last_price: aggregatorLastPrice('64946.00'),
     base_volume: decimal('24-hour volume in the base asset at the amount scale', '357.27641833'),
     quote_volume: decimal('24-hour volume in the quote asset at the price scale', '23217561.97'),
     isFrozen: {

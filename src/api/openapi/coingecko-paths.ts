@@ -5,7 +5,7 @@ import { cachedJsonResponses } from './responses';
 import {
   bookEntries,
   decimal,
-  lastPrice,
+  aggregatorLastPrice,
   TAKER_SIDE,
   text,
   unixMs,
@@ -46,10 +46,7 @@ const TICKER: SchemaObject = {
     ticker_id: text('the market as BASE_QUOTE', 'BTC_USDT', UPPER_PAIR),
     base_currency: text('base asset symbol', 'BTC', UPPER_SYMBOL),
     target_currency: text('quote (target) asset symbol', 'USDT', UPPER_SYMBOL),
-    last_price: lastPrice(
-      'price of the newest trade in 24 hours, in the target asset at the price scale, 0 without one',
-      '64946.00',
-    ),
+    last_price: aggregatorLastPrice('64946.00', 'the target asset'),
     base_volume: decimal('24-hour volume in the base asset at the amount scale', '357.27641833'),
     target_volume: decimal(
       '24-hour volume in the target asset (sum of price x amount) at the price scale',

@@ -7,7 +7,7 @@ import {
   decimal,
   DIGITS,
   keyedBy,
-  lastPrice,
+  listingLastPrice,
   LOWER_PAIR,
   percentChange,
   TAKER_SIDE,
@@ -58,7 +58,7 @@ const SUMMARY: SchemaObject = {
   additionalProperties: false,
   properties: {
     id: text("the market's stable id: the exchange's instrument id when known", '1', DIGITS),
-    last: lastPrice('price of the newest trade in 24 hours at the price scale, 0 without one', '64946.00'),
+    last: listingLastPrice('64946.00'),
     lowestAsk: decimal('best ask of the live book at the price scale, 0 for an empty side', '64966.00'),
     highestBid: decimal('best bid of the live book at the price scale, 0 for an empty side', '64946.00'),
     percentChange: percentChange(
@@ -84,10 +84,7 @@ const TICKER: SchemaObject = {
   properties: {
     base_name: text('name of the base asset', 'Bitcoin'),
     quote_name: text('name of the quote asset', 'Tether'),
-    last_price: lastPrice(
-      'price of the newest trade in 24 hours at the price scale, 0 without one',
-      '64946.00',
-    ),
+    last_price: listingLastPrice('64946.00'),
     base_volume: decimal('24-hour volume in the base asset at the amount scale', '357.27641833'),
     quote_volume: decimal('24-hour volume in the quote asset at the price scale', '23217561.97'),
     isFrozen: IS_FROZEN,

@@ -16,15 +16,25 @@ export function decimal(description: string, example: string): SchemaObject {
   return { type: 'string', pattern: UNSIGNED_DECIMAL, description, example };
 }
 
-/** A last-trade price, which some formats leave null for a market without a known last trade. */
-export function lastPrice(description: string, example: string): SchemaObject {
+const LAST_TRADE = 'price of the newest trade in 24 hours, else of the newest trade known before them';
+
+/** The listing formats' last price: null when no trade of the market is known at all. */
+export function listingLastPrice(example: string): SchemaObject {
   return {
     type: 'string',
     nullable: true,
     pattern: UNSIGNED_DECIMAL,
-    description: `${description}; null when the market has no known last trade`,
+    description: `${LAST_TRADE}, at the price scale; null when no trade is known`,
     example,
   };
+}
+
+/** The aggregators' last price, which they require: a market without a known trade is left out. */
+export function aggregatorLastPrice(example: string, asset = 'the quote asset'): SchemaObject {
+  return decimal(
+    `${LAST_TRADE}, in ${asset} at the price scale; markets without a known trade are not listed`,
+    example,
+  );
 }
 
 export function percentChange(description: string, example: string): SchemaObject {
