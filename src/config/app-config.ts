@@ -24,13 +24,31 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Every setting of the service, read from the environment once at boot.
- * Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
+ * Every setting of the service, read from the environment once at boot, in the order of the README's
+ * table. Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
  */
 export class AppConfig {
+  // The process: what it runs, what it logs, how it stops.
+
   /** Which parts run in this process. */
   @OneOf(Object.values(Role))
   ROLE: Role = Role.All;
+
+  @OneOf(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /**
+   * On SIGTERM/SIGINT the process reports not ready at once and keeps serving this long before it
+   * stops accepting connections, so that load balancers take it out first.
+   */
+  @Milliseconds({ min: 0, max: 600_000 })
+  SHUTDOWN_DELAY_MS = 0;
+
+  /** A shutdown not finished this long after the signal is cut short: the process exits with status 1. */
+  @Milliseconds({ min: 1_000, max: 600_000 })
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
+  // HTTP server.
 
   /** Port of the HTTP API. */
   @Port()
@@ -39,9 +57,6 @@ export class AppConfig {
   /** Address the HTTP servers bind to. */
   @Text()
   HOST = '0.0.0.0';
-
-  @OneOf(LOG_LEVELS)
-  LOG_LEVEL: LogLevel = 'info';
 
   /** Requests per minute each client address may make to the API (health and metrics excluded); 0 turns the limit off. */
   @Integer({ min: 0 })
@@ -73,16 +88,7 @@ export class AppConfig {
   @Milliseconds({ min: 1_000 })
   STALE_AFTER_MS = 60_000;
 
-  /**
-   * On SIGTERM/SIGINT the process reports not ready at once and keeps serving this long before it
-   * stops accepting connections, so that load balancers take it out first.
-   */
-  @Milliseconds({ min: 0, max: 600_000 })
-  SHUTDOWN_DELAY_MS = 0;
-
-  /** A shutdown not finished this long after the signal is cut short: the process exits with status 1. */
-  @Milliseconds({ min: 1_000, max: 600_000 })
-  SHUTDOWN_TIMEOUT_MS = 25_000;
+  // Redis, where the api and ingest roles share state.
 
   /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */
   @IsOptional()
@@ -102,14 +108,7 @@ export class AppConfig {
   @Identifier(32, '_.-')
   REDIS_PREFIX = 'mdg';
 
-  /** This process's name among the ingest replicas (lease owner); unset: host name and process id. */
-  @IsOptional()
-  @Identifier(64, '_.:-')
-  INSTANCE_ID?: string = undefined;
-
-  /** An ingest replica that stops renewing its lease on an instrument loses it after this long. */
-  @Milliseconds({ min: 1_000, max: 600_000 })
-  LEASE_TTL_MS = 10_000;
+  // The upstream exchange: addresses, login and connections.
 
   /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); unset starts the sandbox in-process. */
   @IsOptional()
@@ -170,12 +169,29 @@ export class AppConfig {
   @Milliseconds({ min: 0, max: 50 })
   UPSTREAM_READ_BATCH_MS = 10;
 
+  /** Trades asked for with every trade subscription, to bridge a reconnect; older ones come from trade history. */
+  @Integer({ min: 1, max: 100_000 })
+  TRADES_SNAPSHOT_COUNT = 1_000;
+
+  // Ingest: the replicas that share the instruments, and how often they write.
+
+  /** This process's name among the ingest replicas (lease owner); unset: host name and process id. */
+  @IsOptional()
+  @Identifier(64, '_.:-')
+  INSTANCE_ID?: string = undefined;
+
+  /** An ingest replica that stops renewing its lease on an instrument loses it after this long. */
+  @Milliseconds({ min: 1_000, max: 600_000 })
+  LEASE_TTL_MS = 10_000;
+
   /**
    * Each instrument's state is written to the store at most once per this interval: the largest
    * fixed part of the lag from upstream to the API, against one store write per interval.
    */
   @Milliseconds({ min: 10, max: 10_000 })
   FLUSH_INTERVAL_MS = 50;
+
+  // Scheduled work, run once across the replicas.
 
   /** Each live book is checked against a REST snapshot about this often (the REST limits may stretch it). */
   @Milliseconds({ min: 1_000 })
@@ -185,10 +201,6 @@ export class AppConfig {
   @Milliseconds({ min: 1_000 })
   CATALOG_REFRESH_MS = 60_000;
 
-  /** Trades asked for with every trade subscription, to bridge a reconnect; older ones come from trade history. */
-  @Integer({ min: 1, max: 100_000 })
-  TRADES_SNAPSHOT_COUNT = 1_000;
-
   /** Without a trade feed, 24-hour statistics are re-estimated from candles this often. */
   @Milliseconds({ min: 1_000 })
   CANDLE_REFRESH_MS = 60_000;
@@ -197,10 +209,14 @@ export class AppConfig {
   @Milliseconds({ min: 1_000 })
   TRADE_TRIM_INTERVAL_MS = 60_000;
 
+  // Data files.
+
   /** JSON file with asset names and withdraw/deposit data (see README). */
   @IsOptional()
   @FilePath()
   ASSETS_FILE?: string = undefined;
+
+  // The sandbox exchange, in-process or alone (ROLE=sandbox).
 
   /** Port of the sandbox exchange. */
   @Port()
