@@ -1,21 +1,18 @@
-import {
-  IsEnum,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { EnvBoolean, EnvNumber } from './env-transforms';
+import { IsOptional } from 'class-validator';
 import { Role } from './role';
-
-const HTTP_URL = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
-const WS_URL = { require_tld: false, protocols: ['ws', 'wss', 'http', 'https'], require_protocol: true };
-const REDIS_URL = { require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true };
+import {
+  FilePath,
+  Flag,
+  Format,
+  Identifier,
+  Integer,
+  Milliseconds,
+  NumberOf,
+  OneOf,
+  Port,
+  Text,
+  Url,
+} from './setting-rules';
 
 export const TRADE_EVENT_NAMES = ['OrderTradeEvent', 'TradeDataUpdateEvent'] as const;
 export type TradeEventName = (typeof TRADE_EVENT_NAMES)[number];
@@ -27,172 +24,141 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Every setting of the service, read from the environment once at boot.
- * Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
+ * Every setting of the service, read from the environment once at boot, in the order of the README's
+ * table. Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
  */
 export class AppConfig {
+  // The process: what it runs, what it logs, how it stops.
+
   /** Which parts run in this process. */
-  @IsEnum(Role, { message: `must be one of ${Object.values(Role).join(', ')}` })
+  @OneOf(Object.values(Role))
   ROLE: Role = Role.All;
 
+  @OneOf(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /**
+   * On SIGTERM/SIGINT the process reports not ready at once and keeps serving this long before it
+   * stops accepting connections, so that load balancers take it out first.
+   */
+  @Milliseconds({ min: 0, max: 600_000 })
+  SHUTDOWN_DELAY_MS = 0;
+
+  /** A shutdown not finished this long after the signal is cut short: the process exits with status 1. */
+  @Milliseconds({ min: 1_000, max: 600_000 })
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
+  // HTTP server.
+
   /** Port of the HTTP API. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer port number' })
-  @Min(0)
-  @Max(65535)
+  @Port()
   PORT = 3000;
 
   /** Address the HTTP servers bind to. */
-  @IsString()
-  @MinLength(1)
+  @Text()
   HOST = '0.0.0.0';
 
-  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
-  LOG_LEVEL: LogLevel = 'info';
-
   /** Requests per minute each client address may make to the API (health and metrics excluded); 0 turns the limit off. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
+  @Integer({ min: 0 })
   RATE_LIMIT_PER_MINUTE = 1_200;
 
   /**
    * Which proxies' `X-Forwarded-For` names the client (its address keys the rate limit): `false`,
    * `true` (every one), a hop count, or a comma-separated list of addresses and CIDR ranges.
    */
-  @Matches(/^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/i, {
-    message: 'must be true, false, a hop count, or a comma-separated list of addresses and CIDR ranges',
-  })
+  @Format(
+    /^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/i,
+    'true, false, a hop count, or a comma-separated list of addresses and CIDR ranges',
+  )
   TRUST_PROXY = 'false';
 
   /** Origins allowed to read the API from a browser (CORS), comma-separated; empty allows none. */
   @IsOptional()
-  @Matches(/^(\*|https?:\/\/[\w.-]+(:\d+)?)(\s*,\s*https?:\/\/[\w.-]+(:\d+)?)*$/, {
-    message: 'must be * or comma-separated origins such as https://example.com',
-  })
+  @Format(
+    /^(\*|https?:\/\/[\w.-]+(:\d+)?)(\s*,\s*https?:\/\/[\w.-]+(:\d+)?)*$/,
+    '* or comma-separated origins such as https://example.com',
+  )
   CORS_ORIGINS?: string;
 
   /** A request whose headers (and body) have not all arrived this long after it began is answered 408 and cut off. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
+  @Milliseconds({ min: 100 })
   REQUEST_TIMEOUT_MS = 10_000;
 
   /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
+  @Milliseconds({ min: 1_000 })
   STALE_AFTER_MS = 60_000;
 
-  /**
-   * On SIGTERM/SIGINT the process reports not ready at once and keeps serving this long before it
-   * stops accepting connections, so that load balancers take it out first.
-   */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(0)
-  @Max(600_000)
-  SHUTDOWN_DELAY_MS = 0;
-
-  /** A shutdown not finished this long after the signal is cut short: the process exits with status 1. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
-  @Max(600_000)
-  SHUTDOWN_TIMEOUT_MS = 25_000;
+  // Redis, where the api and ingest roles share state.
 
   /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */
   @IsOptional()
-  @IsUrl(REDIS_URL, { message: 'must be a redis:// or rediss:// URL' })
+  @Url(['redis', 'rediss'])
   REDIS_URL?: string = undefined;
 
   /** A file holding REDIS_URL (a mounted secret), instead of the variable. */
   @IsOptional()
-  @IsString()
+  @FilePath()
   REDIS_URL_FILE?: string = undefined;
 
   /** `REDIS_URL` names one node of a Redis Cluster; the client discovers the others. */
-  @EnvBoolean()
-  @IsIn([true, false], { message: 'must be true or false' })
+  @Flag()
   REDIS_CLUSTER = false;
 
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
-  @IsString()
-  @Matches(/^[A-Za-z0-9_.-]{1,32}$/, { message: 'must be 1-32 letters, digits, _ . or -' })
+  @Identifier(32, '_.-')
   REDIS_PREFIX = 'mdg';
 
-  /** This process's name among the ingest replicas (lease owner); unset: host name and process id. */
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, _ . : or -' })
-  INSTANCE_ID?: string = undefined;
-
-  /** An ingest replica that stops renewing its lease on an instrument loses it after this long. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
-  @Max(600_000)
-  LEASE_TTL_MS = 10_000;
+  // The upstream exchange: addresses, login and connections.
 
   /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); unset starts the sandbox in-process. */
   @IsOptional()
-  @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
+  @Url(['http', 'https'])
   UPSTREAM_BASE_URL?: string = undefined;
 
   /** Root of the login call; defaults to the origin of UPSTREAM_BASE_URL. */
   @IsOptional()
-  @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
+  @Url(['http', 'https'])
   UPSTREAM_AUTH_URL?: string = undefined;
 
   /** Root of the websocket gateway; defaults to the origin of UPSTREAM_BASE_URL with a ws scheme. */
   @IsOptional()
-  @IsUrl(WS_URL, { message: 'must be a ws(s) URL' })
+  @Url(['ws', 'wss', 'http', 'https'])
   UPSTREAM_WS_URL?: string = undefined;
 
   /** Login of the gateway user; without it the trade feed is not available. */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @Text()
   UPSTREAM_EMAIL?: string = undefined;
 
+  /** Password of the gateway user. */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @Text()
   UPSTREAM_PASSWORD?: string = undefined;
 
   /** A file holding UPSTREAM_EMAIL (a mounted secret), instead of the variable. */
   @IsOptional()
-  @IsString()
+  @FilePath()
   UPSTREAM_EMAIL_FILE?: string = undefined;
 
   /** A file holding UPSTREAM_PASSWORD (a mounted secret), instead of the variable. */
   @IsOptional()
-  @IsString()
+  @FilePath()
   UPSTREAM_PASSWORD_FILE?: string = undefined;
 
   /** Where order books come from: the SignalR hub's `Book` stream, or the gateway's Level 2 feed. */
-  @IsIn(BOOK_SOURCES, { message: `must be one of ${BOOK_SOURCES.join(', ')}` })
+  @OneOf(BOOK_SOURCES)
   BOOK_SOURCE: BookSource = 'hub';
 
   /** The hub client pings when it sent nothing for this long; the gateway client sends `Ping` this often. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(50)
-  @Max(600_000)
+  @Milliseconds({ min: 50, max: 600_000 })
   UPSTREAM_KEEPALIVE_MS = 15_000;
 
   /** A hub connection that receives nothing for this long counts as lost and is replaced. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
-  @Max(600_000)
+  @Milliseconds({ min: 100, max: 600_000 })
   UPSTREAM_SERVER_TIMEOUT_MS = 30_000;
 
   /** A gateway `Ping` unanswered for this long costs the connection, which is replaced. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
-  @Max(600_000)
+  @Milliseconds({ min: 100, max: 600_000 })
   UPSTREAM_PONG_TIMEOUT_MS = 10_000;
 
   /**
@@ -200,99 +166,87 @@ export class AppConfig {
    * arrived at once (see `batchReads`): less ingest CPU under a burst, for at most this much more lag.
    * 0 reads every message as it arrives.
    */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(0)
-  @Max(50)
+  @Milliseconds({ min: 0, max: 50 })
   UPSTREAM_READ_BATCH_MS = 10;
+
+  /** Trades asked for with every trade subscription, to bridge a reconnect; older ones come from trade history. */
+  @Integer({ min: 1, max: 100_000 })
+  TRADES_SNAPSHOT_COUNT = 1_000;
+
+  // Ingest: the replicas that share the instruments, and how often they write.
+
+  /** This process's name among the ingest replicas (lease owner); unset: host name and process id. */
+  @IsOptional()
+  @Identifier(64, '_.:-')
+  INSTANCE_ID?: string = undefined;
+
+  /** An ingest replica that stops renewing its lease on an instrument loses it after this long. */
+  @Milliseconds({ min: 1_000, max: 600_000 })
+  LEASE_TTL_MS = 10_000;
 
   /**
    * Each instrument's state is written to the store at most once per this interval: the largest
    * fixed part of the lag from upstream to the API, against one store write per interval.
    */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(10)
-  @Max(10_000)
+  @Milliseconds({ min: 10, max: 10_000 })
   FLUSH_INTERVAL_MS = 50;
 
+  // Scheduled work, run once across the replicas.
+
   /** Each live book is checked against a REST snapshot about this often (the REST limits may stretch it). */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
+  @Milliseconds({ min: 1_000 })
   BOOK_VERIFY_INTERVAL_MS = 60_000;
 
   /** Market metadata (REST info, gateway instruments and products, assets file) is refreshed this often. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
+  @Milliseconds({ min: 1_000 })
   CATALOG_REFRESH_MS = 60_000;
 
-  /** Trades asked for with every trade subscription, to bridge a reconnect; older ones come from trade history. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(100_000)
-  TRADES_SNAPSHOT_COUNT = 1_000;
-
   /** Without a trade feed, 24-hour statistics are re-estimated from candles this often. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
+  @Milliseconds({ min: 1_000 })
   CANDLE_REFRESH_MS = 60_000;
 
   /** Stored trades older than 24 hours are dropped this often, for every market (also those no replica writes). */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(1_000)
+  @Milliseconds({ min: 1_000 })
   TRADE_TRIM_INTERVAL_MS = 60_000;
+
+  // Data files.
 
   /** JSON file with asset names and withdraw/deposit data (see README). */
   @IsOptional()
-  @IsString()
+  @FilePath()
   ASSETS_FILE?: string = undefined;
 
+  // The sandbox exchange, in-process or alone (ROLE=sandbox).
+
   /** Port of the sandbox exchange. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer port number' })
-  @Min(0)
-  @Max(65535)
+  @Port()
   SANDBOX_PORT = 4000;
 
   /** Seed of the sandbox: the same seed gives the same markets, orders and trades. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
+  @Integer({ min: 0 })
   SANDBOX_SEED = 1;
 
   /** JSON file of sandbox markets; unset uses the built-in set. */
   @IsOptional()
-  @IsString()
+  @FilePath()
   SANDBOX_MARKETS_FILE?: string = undefined;
 
   /** Generate this many sandbox markets instead of the built-in set (scale tests). */
   @IsOptional()
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer' })
-  @Min(1)
-  @Max(100000)
+  @Integer({ min: 1, max: 100_000 })
   SANDBOX_MARKET_COUNT?: number = undefined;
 
   /** JSON file of sandbox users; unset uses the demo user. */
   @IsOptional()
-  @IsString()
+  @FilePath()
   SANDBOX_USERS_FILE?: string = undefined;
 
   /** Synthetic orders per second per market. */
-  @EnvNumber()
-  @Min(0, { message: 'must be a number of orders per second, 0 or more' })
-  @Max(100000)
+  @NumberOf('orders per second', { min: 0, max: 100_000 })
   SANDBOX_FLOW_RATE = 4;
 
   /** Hours of trade history the sandbox generates at start. */
-  @EnvNumber()
-  @Min(0)
-  @Max(48)
+  @NumberOf('hours', { min: 0, max: 48 })
   SANDBOX_HISTORY_HOURS = 24;
 
   /**
@@ -301,25 +255,19 @@ export class AppConfig {
    * it stays, which a soak needs.
    */
   @IsOptional()
-  @EnvNumber()
-  @Min(0, { message: 'must be a number of orders per second, 0 or more' })
-  @Max(100)
+  @NumberOf('orders per second', { min: 0, max: 100 })
   SANDBOX_HISTORY_RATE?: number = undefined;
 
   /** Name of the gateway's public trade event. */
-  @IsIn(TRADE_EVENT_NAMES, { message: `must be one of ${TRADE_EVENT_NAMES.join(', ')}` })
+  @OneOf(TRADE_EVENT_NAMES)
   SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';
 
   /** Interval of the sandbox hub's keep-alive pings; a connection silent for twice this long is closed. */
-  @EnvNumber()
-  @IsInt({ message: 'must be an integer number of milliseconds' })
-  @Min(100)
-  @Max(600_000)
+  @Milliseconds({ min: 100, max: 600_000 })
   SANDBOX_KEEPALIVE_MS = 15_000;
 
   /** Enforce the exchange's REST rate limits (1 rps /frontoffice/, 2 rps /marketdata/). */
-  @EnvBoolean()
-  @IsIn([true, false], { message: 'must be true or false' })
+  @Flag()
   SANDBOX_RATE_LIMITS = true;
 }
 

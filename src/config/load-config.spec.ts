@@ -107,7 +107,7 @@ describe('loadConfig with secrets in files', () => {
 
   it('validates a secret read from a file without showing it', () => {
     expect(() => loadConfig({ REDIS_URL_FILE: file('bad-redis', 'http://user:hunter2@host') })).toThrow(
-      /REDIS_URL=<redacted>: must be a redis/,
+      /REDIS_URL=<redacted>: must be a URL starting with redis:\/\/ or rediss:\/\//,
     );
     try {
       loadConfig({ REDIS_URL_FILE: file('bad-redis2', 'http://user:hunter2@host') });

@@ -66,7 +66,8 @@ function describe(error: ValidationError, plain: Record<string, string>): string
   const shown = SECRET_KEYS.has(error.property)
     ? '<redacted>'
     : JSON.stringify(withoutUrlPassword(raw ?? null));
-  const reasons = Object.values(error.constraints ?? {}).join('; ');
+  // A rule gives each of its checks the same message; a value failing several gets it once.
+  const reasons = [...new Set(Object.values(error.constraints ?? {}))].join('; ');
   return `${error.property}=${shown}: ${reasons}`;
 }
 

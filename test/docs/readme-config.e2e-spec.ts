@@ -15,6 +15,14 @@ describe('README configuration table', () => {
     expect(missing).toEqual([]);
   });
 
+  it('lists the settings in the order of the configuration class, which groups them by concern', () => {
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const listed = rows.flatMap((row) =>
+      [...row.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]),
+    );
+    expect(listed).toEqual(Object.keys(new AppConfig()));
+  });
+
   it('documents no setting that does not exist', () => {
     const known = new Set(Object.keys(new AppConfig()));
     expect([...documented].filter((key) => !known.has(key) && /^[A-Z_]+$/.test(key))).toEqual([]);
