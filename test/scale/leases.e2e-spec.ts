@@ -173,7 +173,7 @@ describe('instrument leases in Redis', () => {
       await waitFor(
         () => [...replicas.values()].every(({ ownership }) => ownership.status().unowned === 0),
         'nothing unowned',
-        2_000,
+        10_000,
       );
       for (const { ownership } of replicas.values())
         expect(ownership.status()).toEqual({ settled: true, owned: 3, replicas: 3, unowned: 0 });
@@ -279,7 +279,7 @@ describe('instrument leases in Redis', () => {
       expect(new Set(all).size).toBe(listed.length);
       await ownerships[1].stop();
       await ownerships[1].release();
-      await waitFor(() => owned.get('c1')!.size === listed.length, 'takeover on the cluster', 3_000);
+      await waitFor(() => owned.get('c1')!.size === listed.length, 'takeover on the cluster', 10_000);
       await ownerships[0].stop();
     });
   });
