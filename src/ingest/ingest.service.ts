@@ -78,6 +78,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private catalogRetry?: NodeJS.Timeout;
   private stopListening?: () => void;
   private stopped = false;
+  /** Aborts the REST calls still running at shutdown, which would otherwise go on retrying. */
+  private readonly shutdown = new AbortController();
   private storeFailing = false;
 
   constructor(
@@ -199,6 +201,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.shutdown.abort(new Error('shutting down'));
     clearInterval(this.ticker);
     clearInterval(this.catalogTimer);
     clearTimeout(this.catalogRetry);
@@ -297,7 +300,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     const pipeline = new InstrumentPipeline({
       market,
       bookFeed: this.bookFeed,
-      restSnapshot: (name) => this.rest.depth(name),
+      restSnapshot: (name) => this.rest.depth(name, { signal: this.shutdown.signal }),
       tradeFeed: this.tradeFeed && market.gateway ? 'live' : 'unavailable',
       sync: this.syncOptions,
       now: this.now,
@@ -308,8 +311,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         },
         // Logged by the upstream client, at most once in a while: a flood of junk must not flood the log.
         onMalformed: (name) => this.metrics.malformedMessage(name),
-        onSnapshotFailed: (name, error) =>
-          this.logger.warn(`${name}: REST snapshot failed: ${error.message}`),
+        onSnapshotFailed: (name, error) => {
+          if (!this.stopped) this.logger.warn(`${name}: REST snapshot failed: ${error.message}`);
+        },
         onMessageApplied: () => this.writer.flushIfDue(),
       },
       firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
@@ -385,14 +389,14 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     if (!pipeline) return;
     const end = this.now();
     try {
-      const candles = await this.rest.history(pipeline.instrument, {
-        start: end - DAY_MS,
-        end,
-        interval: CANDLE_INTERVAL,
-        count: CANDLE_COUNT,
-      });
+      const candles = await this.rest.history(
+        pipeline.instrument,
+        { start: end - DAY_MS, end, interval: CANDLE_INTERVAL, count: CANDLE_COUNT },
+        { signal: this.shutdown.signal },
+      );
       pipeline.setCandles(candles);
     } catch (error) {
+      if (this.stopped) return;
       this.logger.warn(`${pipeline.instrument}: candles unavailable: ${(error as Error).message}`);
     }
   }
