@@ -80,6 +80,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private catalogRetry?: NodeJS.Timeout;
   private stopListening?: () => void;
   private stopped = false;
+  /** Aborts the REST calls still running at shutdown, which would otherwise go on retrying. */
+  private readonly shutdown = new AbortController();
   private storeFailing = false;
   /** Instruments whose last candle refresh failed; they keep the candles they had. */
   private readonly candlesFailing = new Set<string>();
@@ -190,7 +192,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     this.jobs.start(
       ingestJobs(this.config, {
         refreshCatalog: async () => {
-          await this.catalog.refresh();
+          await this.catalog.refresh(this.shutdown.signal);
         },
         markets: async () => (await this.store.readCatalog())?.markets ?? [],
         askOwners: (request) => this.ownerRequests.send(request),
@@ -207,6 +209,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.shutdown.abort(new Error('shutting down'));
     clearInterval(this.ticker);
     clearInterval(this.catalogTimer);
     clearTimeout(this.catalogRetry);
@@ -305,7 +308,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     const pipeline = new InstrumentPipeline({
       market,
       bookFeed: this.bookFeed,
-      restSnapshot: (name) => this.rest.depth(name),
+      restSnapshot: (name) => this.rest.depth(name, { signal: this.shutdown.signal }),
       tradeFeed: this.tradeFeed && market.gateway ? 'live' : 'unavailable',
       sync: this.syncOptions,
       now: this.now,
@@ -316,8 +319,9 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         },
         // Logged by the upstream client, at most once in a while: a flood of junk must not flood the log.
         onMalformed: (name) => this.metrics.malformedMessage(name),
-        onSnapshotFailed: (name, error) =>
-          this.logger.warn(`${name}: REST snapshot failed: ${error.message}`),
+        onSnapshotFailed: (name, error) => {
+          if (!this.stopped) this.logger.warn(`${name}: REST snapshot failed: ${error.message}`);
+        },
         onMessageApplied: () => this.writer.flushIfDue(),
       },
       firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
@@ -399,15 +403,15 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     if (!pipeline) return;
     const end = this.now();
     try {
-      const candles = await this.rest.history(pipeline.instrument, {
-        start: end - DAY_MS,
-        end,
-        interval: CANDLE_INTERVAL,
-        count: CANDLE_COUNT,
-      });
+      const candles = await this.rest.history(
+        pipeline.instrument,
+        { start: end - DAY_MS, end, interval: CANDLE_INTERVAL, count: CANDLE_COUNT },
+        { signal: this.shutdown.signal },
+      );
       pipeline.setCandles(candles);
       if (this.candlesFailing.delete(instrument)) this.logger.log(`${instrument}: candles available again`);
     } catch (error) {
+      if (this.stopped) return;
       // Once per spell: the refresh runs again every CANDLE_REFRESH_MS for every such instrument.
       if (!this.candlesFailing.has(instrument))
         this.logger.warn(

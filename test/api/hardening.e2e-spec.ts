@@ -87,8 +87,7 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
       socket.write('GET /summary HTTP/1.1\r\nHost: localhost\r\n');
       // A header line every 200 ms, never the blank line that ends them: slowloris.
       timer = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 200);
-    });
-    clearInterval(timer);
+    }).finally(() => clearInterval(timer));
     expect(closed).toBe(true);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(text).toContain('"code":"request_timeout"');

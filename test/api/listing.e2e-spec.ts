@@ -2,8 +2,8 @@ import Big from 'big.js';
 import request from 'supertest';
 import { MIN_COMPRESSED_BYTES } from '../../src/api/http/send-cached';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-import { expectConverges, readTruth, setFlow, Truth } from '../support/truth';
-import { expectedFigures, fixed, FROZEN, LISTED, PLAIN, Scales } from './expected-figures';
+import { setFlow, Truth } from '../support/truth';
+import { expectedFigures, fixed, FROZEN, LISTED, PLAIN, Scales, settle } from './expected-figures';
 
 describe('listing endpoints over a gateway fed by the sandbox', () => {
   let stack: TestStack;
@@ -13,14 +13,12 @@ describe('listing endpoints over a gateway fed by the sandbox', () => {
   beforeAll(async () => {
     stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20' } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    await expectConverges(stack.sandbox, stack.store, LISTED, 15_000);
-    for (const instrument of LISTED) truths.set(instrument, await readTruth(stack.sandbox, instrument));
+    // Converged in the store, and served by the API at the same versions.
+    for (const [instrument, truth] of await settle(stack)) truths.set(instrument, truth);
     const info = (await (await fetch(`${stack.sandbox.baseUrl}/frontoffice/api/info`)).json()) as {
       pairs: Record<string, Scales>;
     };
     scales = new Map(Object.entries(info.pairs));
-    // The API's in-memory heads follow the store within its refresh period.
-    await new Promise((resolve) => setTimeout(resolve, 300));
   });
   afterAll(async () => {
     await setFlow(stack.sandbox, 0);

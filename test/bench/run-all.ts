@@ -46,6 +46,13 @@ const BENCHMARKS: readonly Benchmark[] = [
   },
   { name: 'trade-list', file: 'trade-list-bench.ts', quick: [], full: ['--full'], quickSeconds: 8 },
   { name: 'store-write', file: 'store-write-bench.ts', quick: [], full: ['--full'], quickSeconds: 12 },
+  {
+    name: 'request-budget',
+    file: 'request-budget-bench.ts',
+    quick: [],
+    full: ['--full'],
+    quickSeconds: 13,
+  },
   { name: 'freshness', file: 'freshness-bench.ts', quick: [], full: ['--full'], quickSeconds: 60 },
   { name: 'cold-start', file: 'cold-start-bench.ts', quick: [], full: ['--full'], quickSeconds: 35 },
   { name: 'memory', file: 'memory-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },

@@ -4,7 +4,7 @@ import { budgetKeys } from '../../src/upstream/rest/redis-budget-scripts';
 import { RedisRequestBudget } from '../../src/upstream/rest/redis-request-budget';
 import { RestFamily } from '../../src/upstream/rest/request-budget';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
-import { hammer, mostInOneWindow } from '../upstream/redis-request-budget-spans';
+import { hammer, mostInOneWindow, occupiedMs } from '../upstream/redis-request-budget-spans';
 
 const WINDOW_MS = 300;
 const MARGIN_MS = 10;
@@ -74,8 +74,8 @@ describe('RedisRequestBudget on a Redis Cluster', () => {
     ] as const) {
       const limit = LIMITS[family];
       expect(mostInOneWindow(spans, WINDOW_MS)).toBeLessThanOrEqual(limit);
-      const ideal = (limit * durationMs) / (HOLD_MS + maxHoldMs / 2);
-      expect(spans.length).toBeGreaterThan(0.85 * ideal);
+      // Capacity lost handing permits over; the requests' own durations do not count against it.
+      expect(occupiedMs(spans, HOLD_MS)).toBeGreaterThan(0.85 * limit * durationMs);
       for (const replica of [0, 1, 2]) {
         expect(spans.filter((span) => span.replica === replica).length).toBeGreaterThan(spans.length / 6);
       }
@@ -102,7 +102,8 @@ describe('RedisRequestBudget on a Redis Cluster', () => {
       const permit = await survivor.acquire('frontoffice');
       const waited = performance.now() - start;
       expect(waited).toBeGreaterThan((2 / 3) * leaseMs - 50);
-      expect(waited).toBeLessThan(leaseMs + 300);
+      // A renewal, which only a live holder makes, would have kept it past two leases.
+      expect(waited).toBeLessThan(2 * leaseMs);
       permit.release();
     } finally {
       await Promise.all([crashed.close(), survivor.close()]);

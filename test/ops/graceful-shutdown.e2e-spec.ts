@@ -10,6 +10,8 @@ import { GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
 jest.setTimeout(60_000);
 
 const INSTANCE = 'ops-shutdown-1';
+/** Long enough that a loaded machine still sees the process unready, and serving, before it stops accepting. */
+const SHUTDOWN_DELAY_MS = 3_000;
 const PATHS = [
   '/summary',
   '/ticker',
@@ -136,7 +138,7 @@ describe('graceful shutdown of the real build (SIGTERM under load)', () => {
       UPSTREAM_PASSWORD: 'demo',
       // Long enough that a lease not released would still be there after the process is gone.
       LEASE_TTL_MS: '60000',
-      SHUTDOWN_DELAY_MS: '1500',
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'info',
     });
@@ -158,7 +160,7 @@ describe('graceful shutdown of the real build (SIGTERM under load)', () => {
 
     gateway.signal('SIGTERM');
     // Within the delay: not ready, while everything else is still served.
-    await waitForStatus(gateway, '/health/ready', 503, 1_000);
+    await waitForStatus(gateway, '/health/ready', 503, SHUTDOWN_DELAY_MS - 500);
     load.stopBalancing();
     expect((await get(`${gateway.url}/summary`, false)).kind).toBe('completed');
     // Until the server stops accepting: the request begun before the signal is still open.

@@ -83,8 +83,8 @@ describe('sandbox gateway: faults', () => {
   it('malformed-frame sends every socket a frame that is not JSON, every intervalMs', async () => {
     const [client, other] = [await connect(), await connect()];
     sandbox.exchange.faults.set('malformed-frame', true, { intervalMs: 50 });
-    await client.until(() => client.unparsable.length >= 3, 2_000);
-    await other.until(() => other.unparsable.length >= 3, 2_000);
+    await client.until(() => client.unparsable.length >= 3, 10_000);
+    await other.until(() => other.unparsable.length >= 3, 10_000);
     for (const text of client.unparsable) expect(() => JSON.parse(text) as unknown).toThrow();
     sandbox.exchange.faults.set('malformed-frame', false);
     const count = client.unparsable.length;

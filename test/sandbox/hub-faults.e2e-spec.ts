@@ -175,7 +175,7 @@ describe('sandbox market-data hub: connection faults', () => {
     const received = raw.messages.length;
     const silencedAt = Date.now();
     sandbox.exchange.stepMarket(btc, 4);
-    await waitFor(() => client?.events.includes('closed') === true, 'the client to time out', 3000);
+    await waitFor(() => client?.events.includes('closed') === true, 'the client to time out', 10_000);
     expect(client.closeError?.message).toBe(
       'Server timeout elapsed without receiving a message from the server.',
     );

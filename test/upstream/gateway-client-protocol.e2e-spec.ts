@@ -155,7 +155,7 @@ describe('gateway client: protocol details', () => {
   it('accepts the old plain PONG answer to Ping', async () => {
     gateway.script = ({ i, n }) => (n === 'Ping' ? [frame(1, i, n, 'PONG')] : undefined);
     const made = start({ pingIntervalMs: 20, pongTimeoutMs: 200 });
-    await waitUntil(() => made.counters.pongs >= 3, 2_000, 'three pongs');
+    await waitUntil(() => made.counters.pongs >= 3, 10_000, 'three pongs');
     expect(made.counters.malformedFrames).toBe(0);
     expect(made.counters.pongTimeouts).toBe(0);
   });
@@ -181,7 +181,7 @@ describe('gateway client: protocol details', () => {
       onReply: (payload) => seen.push(`reply ${(payload as string[][])[0][0]}`),
       onEvent: (_name, payload) => seen.push(`event ${(payload as string[][])[0][0]}`),
     });
-    await waitUntil(() => seen.length === 3, 2_000, 'reply and events');
+    await waitUntil(() => seen.length === 3, 10_000, 'reply and events');
     expect(seen).toEqual(['reply 10', 'event 11', 'event 13']);
   });
 
@@ -208,7 +208,7 @@ describe('gateway client: protocol details', () => {
       onEvent: () => undefined,
       onError: (error) => errors.push(error),
     });
-    await waitUntil(() => replies.length === 1, 2_000, 'snapshot');
+    await waitUntil(() => replies.length === 1, 10_000, 'snapshot');
     expect(gateway.requests.map((request) => request.frame.n)).toEqual([
       'WebAuthenticateUser',
       'SubscribeTrades',
@@ -234,7 +234,7 @@ describe('gateway client: protocol details', () => {
       onEvent: () => undefined,
       onError: (error) => errors.push(error),
     });
-    await waitUntil(() => errors.length === 1, 2_000, 'refusal');
+    await waitUntil(() => errors.length === 1, 10_000, 'refusal');
     expect(errors[0].message).toBe('SubscribeLevel1 failed with 104: Resource Not Found (no 9)');
     expect(subscription.active).toBe(false);
     await expect(subscription.restart()).rejects.toMatchObject({ code: 104 });

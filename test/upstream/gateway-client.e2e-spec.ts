@@ -263,7 +263,7 @@ describe('gateway client against the sandbox', () => {
 
   it('pings periodically and gets answers', async () => {
     const made = await running({ pingIntervalMs: 50 });
-    await waitUntil(() => made.counters.pongs >= 5, 3_000, 'five pongs');
+    await waitUntil(() => made.counters.pongs >= 5, 10_000, 'five pongs');
     expect(made.counters.pings).toBeGreaterThanOrEqual(5);
     expect(made.counters.pongTimeouts).toBe(0);
     expect(made.state).toBe('connected');
@@ -316,7 +316,7 @@ describe('gateway client against the sandbox', () => {
         const after = resources();
         return after.sockets <= before.sockets && after.timers <= before.timers;
       },
-      2_000,
+      10_000,
       'resources released',
     );
   });

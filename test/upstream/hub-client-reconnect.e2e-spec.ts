@@ -170,14 +170,14 @@ describe('HubClient: connection faults of the sandbox hub', () => {
     const silencedAt = Date.now();
     // Changes the client never hears of: only a fresh snapshot can bring its books right again.
     stepMarkets();
-    await waitFor(() => client.state === 'reconnecting', 'the client to time out', 3000);
+    await waitFor(() => client.state === 'reconnecting', 'the client to time out', 10_000);
     expect(Date.now() - silencedAt).toBeGreaterThanOrEqual(SERVER_TIMEOUT_MS - 50);
     expect(books.every((rebuilt) => rebuilt.interruptions[0]?.includes('Server timeout elapsed'))).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2 * SERVER_TIMEOUT_MS));
     expect(client.state).toBe('reconnecting');
 
     sandbox.exchange.faults.set('silence', false);
-    await waitFor(() => client.state === 'connected', 'the client to reconnect', 3000);
+    await waitFor(() => client.state === 'connected', 'the client to reconnect', 10_000);
     await expectStreamsReopened();
   });
 });

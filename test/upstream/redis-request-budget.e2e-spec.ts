@@ -6,7 +6,7 @@ import { RedisRequestBudget, RedisRequestBudgetOptions } from '../../src/upstrea
 import { RequestPermit } from '../../src/upstream/rest/request-budget';
 import { eventually } from '../store/state-store.contract';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-import { hammer, mostInOneWindow } from './redis-request-budget-spans';
+import { hammer, mostInOneWindow, occupiedMs } from './redis-request-budget-spans';
 
 /** A short window, so that a few seconds hold many windows' worth of permits. */
 const WINDOW_MS = 300;
@@ -96,9 +96,9 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     const spans = await hammer(budgets, 'marketdata', { workers: 3, durationMs, maxHoldMs });
 
     expect(mostInOneWindow(spans, WINDOW_MS)).toBeLessThanOrEqual(limit);
-    // Each permit is out for its request (30 ms on average) and one hold after it.
-    const ideal = (limit * durationMs) / (HOLD_MS + maxHoldMs / 2);
-    expect(spans.length).toBeGreaterThan(0.85 * ideal);
+    // Each permit is out for its request, however long a loaded machine made it, and one hold after
+    // it; what is left of the limit's capacity is time lost handing permits over.
+    expect(occupiedMs(spans, HOLD_MS)).toBeGreaterThan(0.85 * limit * durationMs);
     for (const replica of [0, 1, 2]) {
       expect(spans.filter((span) => span.replica === replica).length).toBeGreaterThan(spans.length / 6);
     }
@@ -110,21 +110,22 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     const start = performance.now();
     const held = await timedAcquire(a, start);
     const order: string[] = [];
-    const waits = [
-      timedAcquire(b, start).then((grant) => (order.push('b'), grant)),
-      sleep(50)
-        .then(() => timedAcquire(c, start))
-        .then((grant) => (order.push('c'), grant)),
-      sleep(100)
-        .then(() => timedAcquire(a, start))
-        .then((grant) => (order.push('a'), grant)),
-    ];
-    await sleep(200);
+    const queue = budgetKeys(replicas.prefix, 'frontoffice').queue;
+    const waitFor = (name: string, budget: RedisRequestBudget) =>
+      timedAcquire(budget, start).then((grant) => (order.push(name), grant));
+    // Each comes once the one before holds its seat in the queue; the holder's own count keeps it
+    // from taking a seat while its permit is out.
+    const waits = [waitFor('b', b)];
+    await eventually(async () => expect(await admin.zcard(queue)).toBe(1));
+    waits.push(waitFor('c', c));
+    await eventually(async () => expect(await admin.zcard(queue)).toBe(2));
+    waits.push(waitFor('a', a));
+    const releasedAt = performance.now() - start;
     held.permit.release();
     for (const wait of waits) void wait.then(({ permit }) => permit.release());
     const [bGrant] = await Promise.all(waits);
     expect(order).toEqual(['b', 'c', 'a']);
-    expect(bGrant.at).toBeGreaterThanOrEqual(200 + HOLD_MS - 5);
+    expect(bGrant.at).toBeGreaterThanOrEqual(releasedAt + HOLD_MS - 5);
   });
 
   it('keeps the permit of a holder whose request outlasts the lease, and frees a crashed holder’s after the lease', async () => {
@@ -156,9 +157,10 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     crashedClient.disconnect();
     start = performance.now();
     const afterCrash = await timedAcquire(waiter, start);
-    // The lease runs from the grant or the last renewal, a third of a lease apart at most.
+    // The lease runs from the grant or the last renewal, a third of a lease apart at most; one more
+    // renewal, which only a live holder makes, would have kept the permit past two leases.
     expect(afterCrash.at).toBeGreaterThan((2 / 3) * leaseMs - 50);
-    expect(afterCrash.at).toBeLessThan(leaseMs + 300);
+    expect(afterCrash.at).toBeLessThan(2 * leaseMs);
     afterCrash.permit.release();
     await crashed.close();
   });
@@ -168,25 +170,30 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     const start = performance.now();
     const held = await timedAcquire(holder, start);
     const controller = new AbortController();
+    const queue = budgetKeys(replicas.prefix, 'frontoffice').queue;
     const abandoned = timedAcquire(quitter, start, controller.signal);
-    await sleep(50);
+    await eventually(async () => expect(await admin.zcard(queue)).toBe(1));
     const waiting = timedAcquire(patient, start);
-    await sleep(100);
+    await eventually(async () => expect(await admin.zcard(queue)).toBe(2));
 
     const reason = new Error('shutting down');
     controller.abort(reason);
-    const abortedAt = performance.now();
-    await expect(abandoned).rejects.toBe(reason);
-    expect(performance.now() - abortedAt).toBeLessThan(20);
-    const queue = budgetKeys(replicas.prefix, 'frontoffice').queue;
+    // At once: before the event loop's next turn, so without waiting for Redis.
+    const settledFirst = await Promise.race([
+      abandoned.then(
+        () => 'granted',
+        (error: unknown) => (error === reason ? 'rejected' : error),
+      ),
+      new Promise((resolve) => setImmediate(() => resolve('next turn'))),
+    ]);
+    expect(settledFirst).toBe('rejected');
+    // Its seat is withdrawn: only the patient replica's is left to wait on.
     await eventually(async () => expect(await admin.zcard(queue)).toBe(1));
 
-    await sleep(50);
     const releasedAt = performance.now() - start;
     held.permit.release();
     const granted = await waiting;
     expect(granted.at).toBeGreaterThanOrEqual(releasedAt + HOLD_MS - 5);
-    expect(granted.at).toBeLessThan(releasedAt + HOLD_MS + 100);
     granted.permit.release();
     await expect(quitter.acquire('frontoffice', AbortSignal.abort('gone'))).rejects.toBe('gone');
   });
@@ -203,10 +210,9 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
       expect(await admin.zcard(keys.permits)).toBe(0);
       expect(await admin.zcard(keys.queue)).toBe(0);
     });
-    const start = performance.now();
-    const next = await timedAcquire(budget, start);
-    expect(next.at).toBeLessThan(50);
-    next.permit.release();
+    const next = await budget.acquire('frontoffice');
+    expect(await admin.zcard(keys.permits)).toBe(1);
+    next.release();
   });
 
   it('leaves only keys that expire by themselves', async () => {
@@ -214,10 +220,11 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     const start = performance.now();
     const held = await timedAcquire(a, start);
     const waiting = timedAcquire(b, start);
-    await sleep(100);
     const keys = budgetKeys(replicas.prefix, 'frontoffice');
-    expect((await admin.keys(`${replicas.prefix}:*`)).sort()).toEqual(
-      [keys.permits, keys.queue, keys.seen].sort(),
+    await eventually(async () =>
+      expect((await admin.keys(`${replicas.prefix}:*`)).sort()).toEqual(
+        [keys.permits, keys.queue, keys.seen].sort(),
+      ),
     );
     held.permit.release();
     (await waiting).permit.release();
@@ -249,7 +256,8 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
         }
         expect(grants[1] - grants[0]).toBeGreaterThanOrEqual(HOLD_MS - 5);
         expect(grants[2] - grants[1]).toBeGreaterThanOrEqual(HOLD_MS - 5);
-        expect(grants[2]).toBeLessThan(3 * HOLD_MS + 200);
+        // Not held up by Redis: waiting out the connection's command timeout (1000 ms) would take longer.
+        expect(grants[2] - grants[0]).toBeLessThan(2 * HOLD_MS + 1000);
         expect(replicas.warnings.some((warning) => warning.includes('own requests'))).toBe(true);
       } finally {
         await server.restart();

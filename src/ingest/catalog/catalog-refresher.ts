@@ -77,8 +77,9 @@ export class CatalogRefresher {
     this.publisher.stop();
   }
 
-  async refresh(): Promise<MarketCatalog> {
-    const markets = await this.exchangeMarkets();
+  /** `signal` aborts the exchange's market list call, which would otherwise retry after a shutdown. */
+  async refresh(signal?: AbortSignal): Promise<MarketCatalog> {
+    const markets = await this.exchangeMarkets(signal);
     const [instruments, products] = await this.gatewayRecords();
     const catalog = joinCatalog(markets, instruments, products, await this.assets.entries(), this.now());
     await this.publisher.publish(catalog);
@@ -89,12 +90,12 @@ export class CatalogRefresher {
    * The exchange's markets. A malformed entry keeps the market's previous record; an empty list after
    * markets were listed is taken for a fault of the exchange and the previous list is kept.
    */
-  private async exchangeMarkets(): Promise<readonly MarketInfo[]> {
+  private async exchangeMarkets(signal?: AbortSignal): Promise<readonly MarketInfo[]> {
     let info: ExchangeInfo;
     try {
-      info = await this.rest.info();
+      info = await this.rest.info({ signal });
     } catch (error) {
-      this.inputs.failed('exchange_info', (error as Error).message);
+      if (!signal?.aborted) this.inputs.failed('exchange_info', (error as Error).message);
       throw error;
     }
     const previous = this.lastMarkets;
