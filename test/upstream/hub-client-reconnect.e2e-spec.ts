@@ -14,7 +14,9 @@ import {
 } from './hub-client-support';
 
 /** The sandbox pings this often and drops a client silent for twice as long. */
-const SANDBOX_KEEPALIVE_MS = 200;
+const SANDBOX_KEEPALIVE_MS = 500;
+/** The client pings far more often than the sandbox's patience, so a busy machine never loses it one. */
+const CLIENT_KEEPALIVE_MS = 100;
 /** The client's patience with a silent server: a few of the sandbox's ping intervals. */
 const SERVER_TIMEOUT_MS = 3 * SANDBOX_KEEPALIVE_MS;
 const FAULTS = ['drop-connections', 'silence'] as const;
@@ -85,7 +87,7 @@ describe('HubClient: connection faults of the sandbox hub', () => {
   beforeEach(() => {
     ({ client, states, logger } = testHubClient(sandbox.baseUrl, {
       serverTimeoutMs: SERVER_TIMEOUT_MS,
-      keepAliveIntervalMs: SANDBOX_KEEPALIVE_MS / 2,
+      keepAliveIntervalMs: CLIENT_KEEPALIVE_MS,
     }));
     subscribeAll();
   });
