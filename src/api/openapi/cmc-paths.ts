@@ -10,6 +10,7 @@ import {
   percentChange,
   TAKER_SIDE,
   text,
+  tradeId,
   unixMs,
   UPPER_PAIR,
   UPPER_SYMBOL,
@@ -126,13 +127,7 @@ const TRADE: SchemaObject = {
   required: ['trade_id', 'price', 'base_volume', 'quote_volume', 'timestamp', 'type'],
   additionalProperties: false,
   properties: {
-    trade_id: {
-      type: 'integer',
-      format: 'int64',
-      minimum: 0,
-      description: "the exchange's trade id, every digit written",
-      example: 5013742,
-    },
+    trade_id: tradeId(5013742),
     price: decimal('price at the price scale', '64946.00'),
     base_volume: decimal('amount in the base asset at the amount scale', '0.73702901'),
     quote_volume: decimal('price x amount in the quote asset at the price scale', '47867.09'),

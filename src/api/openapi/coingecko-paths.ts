@@ -8,6 +8,7 @@ import {
   aggregatorLastPrice,
   TAKER_SIDE,
   text,
+  tradeId,
   unixMs,
   UPPER_PAIR,
   UPPER_SYMBOL,
@@ -82,13 +83,7 @@ const TRADE: SchemaObject = {
   required: ['trade_id', 'price', 'base_volume', 'target_volume', 'trade_timestamp', 'type'],
   additionalProperties: false,
   properties: {
-    trade_id: {
-      type: 'integer',
-      format: 'int64',
-      minimum: 0,
-      description: "the exchange's trade id, every digit written",
-      example: 5013738,
-    },
+    trade_id: tradeId(5013738),
     price: decimal('price in the target asset at the price scale', '64966.00'),
     base_volume: decimal('amount in the base asset at the amount scale', '0.54489828'),
     target_volume: decimal('price x amount in the target asset at the price scale', '35399.86'),

@@ -60,6 +60,17 @@ export function unixMsText(description: string, example: string): SchemaObject {
   };
 }
 
+/** The exchange's integer trade id, as the aggregators' formats write it: a JSON integer with every digit. */
+export function tradeId(example: number): SchemaObject {
+  return {
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: "the exchange's trade id, every digit written",
+    example,
+  };
+}
+
 export function text(description: string, example: string, pattern?: string): SchemaObject {
   return pattern === undefined
     ? { type: 'string', description, example }
