@@ -6,11 +6,13 @@ import type { Logger as PinoLogger } from 'pino';
 import { CoingeckoController } from './api/coingecko/coingecko.controller';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
 import { ApiServer } from './api/http/api-server';
+import { applyContentNegotiation } from './api/http/content-negotiation';
 import { clientAddress, proxyTrust } from './api/http/client-address';
 import { ClientRateLimit } from './api/http/client-rate-limit';
 import { DirectHandlers, serveDirectly } from './api/http/direct-routes';
 import { FastPath } from './api/http/fast-path';
 import { frameworkErrors } from './api/http/framework-errors';
+import { applyMethodNotAllowed } from './api/http/method-not-allowed';
 import { applyRateLimit } from './api/http/rate-limit';
 import { applySecurityHeaders, SECURITY_HEADERS } from './api/http/security-headers';
 import { ListingController } from './api/listing/listing.controller';
@@ -49,7 +51,13 @@ export async function startApp(
   const server = new ApiServer(config.REQUEST_TIMEOUT_MS, trust);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
-    new FastifyAdapter({ frameworkErrors, ...operationsOptions(httpLogger), ...server.fastifyOptions() }),
+    new FastifyAdapter({
+      frameworkErrors,
+      // `/summary/` is `/summary`: served the same, never redirected.
+      routerOptions: { ignoreTrailingSlash: true },
+      ...operationsOptions(httpLogger),
+      ...server.fastifyOptions(),
+    }),
     // Fail with an error the caller sees, instead of exiting the process.
     { logger, abortOnError: false },
   );
@@ -60,10 +68,14 @@ export async function startApp(
   const cors = corsOrigins[0] !== '';
   if (cors)
     app.enableCors({ origin: corsOrigins.includes('*') ? '*' : corsOrigins, methods: ['GET', 'HEAD'] });
+  const rateLimit =
+    servesApi(config.ROLE) && config.RATE_LIMIT_PER_MINUTE > 0
+      ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE)
+      : undefined;
+  if (rateLimit) applyRateLimit(app, rateLimit);
+  applyMethodNotAllowed(app);
+  applyContentNegotiation(app);
   if (servesApi(config.ROLE)) {
-    const rateLimit =
-      config.RATE_LIMIT_PER_MINUTE > 0 ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE) : undefined;
-    if (rateLimit) applyRateLimit(app, rateLimit);
     const handlers: DirectHandlers = new Map([
       ...app.get(ListingController).directHandlers(),
       ...app.get(CoingeckoController).directHandlers(),
