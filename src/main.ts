@@ -6,6 +6,7 @@ import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
+import { ListenFailure, listenNamingSetting } from './lifecycle/listen-failure';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { createRootLogger } from './logging/root-logger';
 import { registerSecret, registerUrlPassword } from './logging/secret-values';
@@ -70,12 +71,16 @@ async function main(): Promise<void> {
   const steps: ShutdownStep[] = [];
   let sandbox: RunningSandbox | undefined;
   if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
-    sandbox = await startSandboxQuietly(config);
+    sandbox = await listenNamingSetting('SANDBOX_PORT', config.HOST, config.SANDBOX_PORT, () =>
+      startSandboxQuietly(config),
+    );
     logger.info({ sandbox: { url: sandbox.baseUrl } }, describeSandbox(sandbox));
   }
   if (config.ROLE !== Role.Sandbox) {
     const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
-    const app = await startApp(config, upstream, nestLogger, logger.child({ context: 'http' }));
+    const app = await listenNamingSetting('PORT', config.HOST, config.PORT, () =>
+      startApp(config, upstream, nestLogger, logger.child({ context: 'http' })),
+    );
     logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
     steps.push(
       { name: 'stop being ready', run: () => app.stopBeingReady() },
@@ -99,6 +104,11 @@ function sleep(ms: number): Promise<void> {
 }
 
 function die(error: unknown): void {
+  if (error instanceof ListenFailure) {
+    // The message says what to change; a stack trace would only hide it.
+    logger.fatal({ code: error.code, setting: error.setting }, error.message);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, `Fatal: ${(error as Error)?.message ?? String(error)}`);
   process.exit(1);
 }

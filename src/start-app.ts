@@ -24,6 +24,7 @@ import { HttpMetrics, observeHttp } from './health/http-metrics';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
 import { UpstreamSettings } from './upstream/upstream-settings';
+import { listenQuietly } from './lifecycle/listen-quietly';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -92,7 +93,7 @@ export async function startApp(
     });
   }
   const drain = new HttpDrain(app.getHttpServer());
-  await app.listen(config.PORT, config.HOST);
+  await listenQuietly(app, config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   return {

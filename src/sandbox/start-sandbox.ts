@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
+import { listenQuietly } from '../lifecycle/listen-quietly';
 import { SandboxModule } from './sandbox.module';
 import { SandboxExchange } from './simulation/sandbox-exchange';
 
@@ -36,7 +37,7 @@ export async function startSandbox(
     rawBody: true,
   });
   app.enableShutdownHooks();
-  await app.listen(config.SANDBOX_PORT, config.HOST);
+  await listenQuietly(app, config.SANDBOX_PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `http://${host}:${port}`;
