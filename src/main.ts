@@ -74,7 +74,11 @@ async function main(): Promise<void> {
     sandbox = await listenNamingSetting('SANDBOX_PORT', config.HOST, config.SANDBOX_PORT, () =>
       startSandboxQuietly(config),
     );
-    logger.info({ sandbox: { url: sandbox.baseUrl } }, describeSandbox(sandbox));
+    const banner = describeSandbox(sandbox, config);
+    logger.info(
+      { context: 'Sandbox', url: sandbox.baseUrl, ...banner },
+      `sandbox exchange with ${banner.markets} markets listening on ${sandbox.baseUrl}`,
+    );
   }
   if (config.ROLE !== Role.Sandbox) {
     const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
