@@ -5,6 +5,8 @@ import { ingests } from './app.module';
 import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
+import { announceWhenReady } from './health/ready-announcement';
+import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
 import { ListenFailure, listenNamingSetting } from './lifecycle/listen-failure';
 import { NestPinoLogger } from './logging/nest-pino-logger';
@@ -12,6 +14,8 @@ import { createRootLogger } from './logging/root-logger';
 import { registerSecret, registerUrlPassword } from './logging/secret-values';
 import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
 import { startApp } from './start-app';
+import { StateStore } from './store/state-store';
+import { STATE_STORE } from './store/store.module';
 import { resolveUpstream } from './upstream/upstream-settings';
 
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
@@ -86,7 +90,15 @@ async function main(): Promise<void> {
       startApp(config, upstream, nestLogger, logger.child({ context: 'http' })),
     );
     logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
+    const stopAnnouncing = announceWhenReady({
+      readiness: app.app.get(Readiness),
+      store: app.app.get<StateStore>(STATE_STORE),
+      logger: logger.child({ context: 'Readiness' }),
+      role: config.ROLE,
+      url: app.url,
+    });
     steps.push(
+      { name: 'stop announcing readiness', run: stopAnnouncing },
       { name: 'stop being ready', run: () => app.stopBeingReady() },
       { name: 'let load balancers notice', run: () => sleep(config.SHUTDOWN_DELAY_MS) },
       { name: 'drain HTTP', run: () => app.closeHttp() },

@@ -143,6 +143,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         return {
           // A replica may own nothing when there are more replicas than instruments.
           ready: status.settled && notLive.length === 0,
+          listed: this.listed.size,
           instruments: pipelines.length,
           notLive,
           replicas: status.replicas,
