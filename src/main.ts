@@ -9,6 +9,7 @@ import { announceWhenReady } from './health/ready-announcement';
 import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
 import { ListenFailure, listenNamingSetting } from './lifecycle/listen-failure';
+import { routeConsoleToLog } from './logging/console-to-log';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { createRootLogger } from './logging/root-logger';
 import { registerSecret, registerUrlPassword } from './logging/secret-values';
@@ -22,6 +23,7 @@ const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
 /** Until the configuration is read: errors of the start itself. */
 let logger: Logger = createRootLogger('info');
+routeConsoleToLog(() => logger);
 
 function readConfig(): AppConfig {
   try {

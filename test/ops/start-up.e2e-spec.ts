@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:net';
-import { freePort } from '../support/redis-server';
+import Redis from 'ioredis';
+import { freePort, startRedisServer, TestRedisServer } from '../support/redis-server';
 import { GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
 
 jest.setTimeout(90_000);
@@ -121,4 +122,43 @@ describe('start-up output of the real build', () => {
       }
     },
   );
+
+  describe('with a Redis whose eviction policy BullMQ warns about', () => {
+    let redis: TestRedisServer;
+
+    beforeAll(async () => {
+      redis = await startRedisServer();
+      const admin = new Redis(redis.url);
+      await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+      admin.disconnect();
+    });
+
+    afterAll(async () => {
+      if (redis?.canKill) await redis.stop();
+      else {
+        const admin = new Redis(redis.url);
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+        admin.disconnect();
+      }
+    });
+
+    it('logs what dependencies print on the console as JSON lines too', async () => {
+      const run = await start({
+        ROLE: 'ingest',
+        REDIS_URL: redis.url,
+        SANDBOX_PORT: String(await freePort()),
+      });
+      await until(() => /Eviction policy/.test(run.stdout()), run, 60_000);
+      run.signal('SIGTERM');
+      expect(await run.exit).toBe(0);
+      expect(jsonLines(run.stderr())).toEqual([]);
+      expect(jsonLines(run.stdout())).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          context: 'console',
+          msg: expect.stringMatching(/^IMPORTANT! Eviction policy is allkeys-lru/),
+        }),
+      );
+    });
+  });
 });
