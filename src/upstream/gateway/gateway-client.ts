@@ -350,6 +350,7 @@ export class GatewayClient {
       handshakeTimeoutMs: this.connectTimeoutMs,
       userAgent: this.userAgent,
       readBatchMs: this.readBatchMs,
+      shownUrl: this.displayUrl,
       now: this.now,
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),
