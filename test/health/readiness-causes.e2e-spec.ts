@@ -1,0 +1,62 @@
+import Redis from 'ioredis';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { startTestStack, TestStack } from '../support/start-test-stack';
+
+const REDIS_PASSWORD = 'Readiness-Pa55word-r4Wd';
+
+interface ReadyBody {
+  readonly status: string;
+  readonly store: { readonly reachable: boolean; readonly error?: string };
+}
+
+describe('readiness names the cause when Redis is down', () => {
+  let redis: TestRedisServer;
+  let stack: TestStack;
+  let address: string;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    if (!redis.canKill) return;
+    const admin = new Redis(redis.url);
+    await admin.config('SET', 'requirepass', REDIS_PASSWORD);
+    admin.disconnect();
+    const url = new URL(redis.url);
+    url.password = REDIS_PASSWORD;
+    address = `${url.hostname}:${url.port}`;
+    stack = await startTestStack({ redis: false, app: { REDIS_URL: url.toString() } });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await redis?.stop();
+  });
+
+  async function ready(): Promise<{ status: number; text: string; body: ReadyBody }> {
+    const response = await fetch(`${stack.app.url}/health/ready`);
+    const text = await response.text();
+    return { status: response.status, text, body: JSON.parse(text) as ReadyBody };
+  }
+
+  async function until(
+    accept: (body: ReadyBody) => boolean,
+  ): Promise<{ status: number; text: string; body: ReadyBody }> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const answer = await ready();
+      if (accept(answer.body) || Date.now() > deadline) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('says "Redis unreachable at host:port: connection refused", without ioredis text or the password', async () => {
+    if (!redis.canKill) return;
+    expect((await until((body) => body.status === 'ready')).status).toBe(200);
+    await redis.kill();
+    const expected = `Redis unreachable at ${address}: connection refused`;
+    const down = await until((body) => body.store.error === expected);
+    expect(down.status).toBe(503);
+    expect(down.body.store).toEqual({ reachable: false, error: expected });
+    expect(down.text).not.toContain(REDIS_PASSWORD);
+    expect(down.text).not.toMatch(/enableOfflineQueue|Stream isn't writeable/);
+  });
+});
