@@ -149,9 +149,20 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
           replicas: status.replicas,
           // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
           unowned: status.unowned ?? null,
+          upstream: this.upstreamConnections(),
         };
       },
     });
+  }
+
+  /** Each upstream connection's state, and why it is down when it is: for `/health/ready`. */
+  private upstreamConnections(): Record<string, string> {
+    const shown = (state: string, problem: string | undefined): string =>
+      state === 'connected' || !problem ? state : `${state}: ${problem}`;
+    return {
+      ...(this.config.BOOK_SOURCE === 'hub' ? { hub: shown(this.hub.state, this.hub.problem) } : {}),
+      gateway: shown(this.gateway.state, this.gateway.problem),
+    };
   }
 
   pipelines(): InstrumentPipeline[] {

@@ -1,5 +1,8 @@
 import Redis from 'ioredis';
-import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { loadConfig } from '../../src/config/load-config';
+import { RunningApp, startApp } from '../../src/start-app';
+import { resolveUpstream } from '../../src/upstream/upstream-settings';
+import { freePort, startRedisServer, TestRedisServer } from '../support/redis-server';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
 const REDIS_PASSWORD = 'Readiness-Pa55word-r4Wd';
@@ -58,5 +61,44 @@ describe('readiness names the cause when Redis is down', () => {
     expect(down.body.store).toEqual({ reachable: false, error: expected });
     expect(down.text).not.toContain(REDIS_PASSWORD);
     expect(down.text).not.toMatch(/enableOfflineQueue|Stream isn't writeable/);
+  });
+});
+
+describe('readiness names the cause when the exchange is unreachable', () => {
+  let app: RunningApp;
+  let exchange: string;
+
+  beforeAll(async () => {
+    exchange = `127.0.0.1:${await freePort()}`;
+    const config = loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ROLE: 'all',
+      UPSTREAM_BASE_URL: `http://${exchange}`,
+    });
+    app = await startApp(config, resolveUpstream(config, undefined), ['error']);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows each upstream connection with the reason it is down', async () => {
+    const expected = {
+      hub: `connecting: market-data hub unreachable at http://${exchange}/marketdata/info: connection refused`,
+      gateway: `reconnecting: unreachable at ws://${exchange}/WSGateway/: connection refused`,
+    };
+    const deadline = Date.now() + 30_000;
+    let body: { ingest?: { upstream?: unknown } } = {};
+    let status = 0;
+    while (Date.now() < deadline) {
+      const response = await fetch(`${app.url}/health/ready`);
+      status = response.status;
+      body = (await response.json()) as typeof body;
+      if (JSON.stringify(body.ingest?.upstream) === JSON.stringify(expected)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(503);
+    expect(body.ingest?.upstream).toEqual(expected);
   });
 });

@@ -121,6 +121,7 @@ export class HubClient {
   private streamRestartCount = 0;
   /** The last error of the connection's websocket, which says why it failed to open or was lost. */
   private socketError?: Error;
+  private lastProblem?: string;
 
   constructor(options: HubClientOptions) {
     this.url = marketDataHubUrl(options.baseUrl);
@@ -169,6 +170,11 @@ export class HubClient {
 
   get state(): HubClientState {
     return this.currentState;
+  }
+
+  /** Why the last connection failed or ended, until the next one is up. */
+  get problem(): string | undefined {
+    return this.lastProblem;
   }
 
   get counters(): HubClientCounters {
@@ -231,7 +237,8 @@ export class HubClient {
       try {
         await connection.start();
       } catch (error) {
-        this.logger.warn(describeHubConnectFailure(this.url, error, this.socketError));
+        this.lastProblem = describeHubConnectFailure(this.url, error, this.socketError);
+        this.logger.warn(this.lastProblem);
         await this.pause(this.backoff.delay(failures));
         failures += 1;
         continue;
@@ -327,6 +334,8 @@ export class HubClient {
   }
 
   private setState(state: HubClientState, reason?: string): void {
+    if (state === 'connected') this.lastProblem = undefined;
+    else if (reason && reason !== 'stopped') this.lastProblem = reason;
     if (state === this.currentState) return;
     this.currentState = state;
     this.logger.log(`hub ${this.url}: ${state}${reason ? ` (${reason})` : ''}`);
