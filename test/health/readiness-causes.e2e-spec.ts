@@ -7,6 +7,12 @@ import { startTestStack, TestStack } from '../support/start-test-stack';
 
 const REDIS_PASSWORD = 'Readiness-Pa55word-r4Wd';
 
+async function requirePassword(redis: TestRedisServer): Promise<void> {
+  const admin = new Redis(redis.url);
+  await admin.config('SET', 'requirepass', REDIS_PASSWORD);
+  admin.disconnect();
+}
+
 interface ReadyBody {
   readonly status: string;
   readonly store: { readonly reachable: boolean; readonly error?: string };
@@ -20,9 +26,7 @@ describe('readiness names the cause when Redis is down', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     if (!redis.canKill) return;
-    const admin = new Redis(redis.url);
-    await admin.config('SET', 'requirepass', REDIS_PASSWORD);
-    admin.disconnect();
+    await requirePassword(redis);
     const url = new URL(redis.url);
     url.password = REDIS_PASSWORD;
     address = `${url.hostname}:${url.port}`;
@@ -61,6 +65,10 @@ describe('readiness names the cause when Redis is down', () => {
     expect(down.body.store).toEqual({ reachable: false, error: expected });
     expect(down.text).not.toContain(REDIS_PASSWORD);
     expect(down.text).not.toMatch(/enableOfflineQueue|Stream isn't writeable/);
+    // Back, so that every connection of the application can close.
+    await redis.restart();
+    await requirePassword(redis);
+    expect((await until((body) => body.status === 'ready')).status).toBe(200);
   });
 });
 
