@@ -5,18 +5,25 @@ import { ingests } from './app.module';
 import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
+import { announceWhenReady } from './health/ready-announcement';
+import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
+import { ListenFailure, listenNamingSetting } from './lifecycle/listen-failure';
+import { routeConsoleToLog } from './logging/console-to-log';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { createRootLogger } from './logging/root-logger';
 import { registerSecret, registerUrlPassword } from './logging/secret-values';
 import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
 import { startApp } from './start-app';
+import { StateStore } from './store/state-store';
+import { STATE_STORE } from './store/store.module';
 import { resolveUpstream } from './upstream/upstream-settings';
 
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
 /** Until the configuration is read: errors of the start itself. */
 let logger: Logger = createRootLogger('info');
+routeConsoleToLog(() => logger);
 
 function readConfig(): AppConfig {
   try {
@@ -70,14 +77,30 @@ async function main(): Promise<void> {
   const steps: ShutdownStep[] = [];
   let sandbox: RunningSandbox | undefined;
   if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
-    sandbox = await startSandboxQuietly(config);
-    logger.info({ sandbox: { url: sandbox.baseUrl } }, describeSandbox(sandbox));
+    sandbox = await listenNamingSetting('SANDBOX_PORT', config.HOST, config.SANDBOX_PORT, () =>
+      startSandboxQuietly(config),
+    );
+    const banner = describeSandbox(sandbox, config);
+    logger.info(
+      { context: 'Sandbox', url: sandbox.baseUrl, ...banner },
+      `sandbox exchange with ${banner.markets} markets listening on ${sandbox.baseUrl}`,
+    );
   }
   if (config.ROLE !== Role.Sandbox) {
     const upstream = ingests(config.ROLE) ? resolveUpstream(config, sandbox) : undefined;
-    const app = await startApp(config, upstream, nestLogger, logger.child({ context: 'http' }));
+    const app = await listenNamingSetting('PORT', config.HOST, config.PORT, () =>
+      startApp(config, upstream, nestLogger, logger.child({ context: 'http' })),
+    );
     logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
+    const stopAnnouncing = announceWhenReady({
+      readiness: app.app.get(Readiness),
+      store: app.app.get<StateStore>(STATE_STORE),
+      logger: logger.child({ context: 'Readiness' }),
+      role: config.ROLE,
+      url: app.url,
+    });
     steps.push(
+      { name: 'stop announcing readiness', run: stopAnnouncing },
       { name: 'stop being ready', run: () => app.stopBeingReady() },
       { name: 'let load balancers notice', run: () => sleep(config.SHUTDOWN_DELAY_MS) },
       { name: 'drain HTTP', run: () => app.closeHttp() },
@@ -99,6 +122,11 @@ function sleep(ms: number): Promise<void> {
 }
 
 function die(error: unknown): void {
+  if (error instanceof ListenFailure) {
+    // The message says what to change; a stack trace would only hide it.
+    logger.fatal({ code: error.code, setting: error.setting }, error.message);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, `Fatal: ${(error as Error)?.message ?? String(error)}`);
   process.exit(1);
 }

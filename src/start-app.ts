@@ -6,11 +6,13 @@ import type { Logger as PinoLogger } from 'pino';
 import { CoingeckoController } from './api/coingecko/coingecko.controller';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
 import { ApiServer } from './api/http/api-server';
+import { applyContentNegotiation } from './api/http/content-negotiation';
 import { clientAddress, proxyTrust } from './api/http/client-address';
 import { ClientRateLimit } from './api/http/client-rate-limit';
 import { DirectHandlers, serveDirectly } from './api/http/direct-routes';
 import { FastPath } from './api/http/fast-path';
 import { frameworkErrors } from './api/http/framework-errors';
+import { applyMethodNotAllowed } from './api/http/method-not-allowed';
 import { applyRateLimit } from './api/http/rate-limit';
 import { applySecurityHeaders, SECURITY_HEADERS } from './api/http/security-headers';
 import { ListingController } from './api/listing/listing.controller';
@@ -22,6 +24,7 @@ import { HttpMetrics, observeHttp } from './health/http-metrics';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
 import { UpstreamSettings } from './upstream/upstream-settings';
+import { listenQuietly } from './lifecycle/listen-quietly';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
@@ -49,7 +52,13 @@ export async function startApp(
   const server = new ApiServer(config.REQUEST_TIMEOUT_MS, trust);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
-    new FastifyAdapter({ frameworkErrors, ...operationsOptions(httpLogger), ...server.fastifyOptions() }),
+    new FastifyAdapter({
+      frameworkErrors,
+      // `/summary/` is `/summary`: served the same, never redirected.
+      routerOptions: { ignoreTrailingSlash: true },
+      ...operationsOptions(httpLogger),
+      ...server.fastifyOptions(),
+    }),
     // Fail with an error the caller sees, instead of exiting the process.
     { logger, abortOnError: false },
   );
@@ -60,10 +69,14 @@ export async function startApp(
   const cors = corsOrigins[0] !== '';
   if (cors)
     app.enableCors({ origin: corsOrigins.includes('*') ? '*' : corsOrigins, methods: ['GET', 'HEAD'] });
+  const rateLimit =
+    servesApi(config.ROLE) && config.RATE_LIMIT_PER_MINUTE > 0
+      ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE)
+      : undefined;
+  if (rateLimit) applyRateLimit(app, rateLimit);
+  applyMethodNotAllowed(app);
+  applyContentNegotiation(app);
   if (servesApi(config.ROLE)) {
-    const rateLimit =
-      config.RATE_LIMIT_PER_MINUTE > 0 ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE) : undefined;
-    if (rateLimit) applyRateLimit(app, rateLimit);
     const handlers: DirectHandlers = new Map([
       ...app.get(ListingController).directHandlers(),
       ...app.get(CoingeckoController).directHandlers(),
@@ -80,7 +93,7 @@ export async function startApp(
     });
   }
   const drain = new HttpDrain(app.getHttpServer());
-  await app.listen(config.PORT, config.HOST);
+  await listenQuietly(app, config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   return {

@@ -24,6 +24,7 @@ export class ApiReadiness implements OnModuleInit {
         const fresh = dataAgeMs !== undefined && dataAgeMs <= this.config.STALE_AFTER_MS;
         return {
           ready: fresh && !this.views.stale,
+          markets: this.views.markets().length,
           dataAgeMs: dataAgeMs ?? null,
           storeReadable: !this.views.stale,
         };

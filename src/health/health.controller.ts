@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { STATE_STORE } from '../store/store.module';
 import { StateStore } from '../store/state-store';
 import { Readiness } from './readiness';
+import { readinessSummary } from './readiness-report';
 
 /**
  * `live`: the process answers. `ready`: the store answers and every check of the process's roles
@@ -25,10 +26,9 @@ export class HealthController {
   @Get('ready')
   @Header('Cache-Control', 'no-store')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const [store, roles] = await Promise.all([this.store.health(), this.readiness.evaluate()]);
-    const ready = store.reachable && roles.ready;
+    const { ready, store, checks } = await readinessSummary(this.store, this.readiness);
     reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not ready', store, ...roles.checks };
+    return { status: ready ? 'ready' : 'not ready', store, ...checks };
   }
 }
 

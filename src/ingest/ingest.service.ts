@@ -150,17 +150,29 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         return {
           // A replica may own nothing when there are more replicas than instruments.
           ready: status.settled && notLive.length === 0,
+          listed: this.listed.size,
           instruments: pipelines.length,
           notLive,
           replicas: status.replicas,
           // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
           unowned: status.unowned ?? null,
+          upstream: this.upstreamConnections(),
           // Not part of `ready`: with an input failing the catalogue keeps its last good version.
           catalogInputs: describeInputs(this.catalog.inputs.health()),
           candlesUnavailable: [...this.candlesFailing],
         };
       },
     });
+  }
+
+  /** Each upstream connection's state, and why it is down when it is: for `/health/ready`. */
+  private upstreamConnections(): Record<string, string> {
+    const shown = (state: string, problem: string | undefined): string =>
+      state === 'connected' || !problem ? state : `${state}: ${problem}`;
+    return {
+      ...(this.config.BOOK_SOURCE === 'hub' ? { hub: shown(this.hub.state, this.hub.problem) } : {}),
+      gateway: shown(this.gateway.state, this.gateway.problem),
+    };
   }
 
   pipelines(): InstrumentPipeline[] {

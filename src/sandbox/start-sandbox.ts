@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { SandboxModule } from './sandbox.module';
 import { SandboxExchange } from './simulation/sandbox-exchange';
+import { listenQuietly } from '../lifecycle/listen-quietly';
 
 export interface RunningSandbox {
   readonly app: NestFastifyApplication;
@@ -36,7 +37,7 @@ export async function startSandbox(
     rawBody: true,
   });
   app.enableShutdownHooks();
-  await app.listen(config.SANDBOX_PORT, config.HOST);
+  await listenQuietly(app, config.SANDBOX_PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `http://${host}:${port}`;
@@ -51,21 +52,45 @@ export async function startSandbox(
   };
 }
 
-/** The lines `npm run sandbox` prints: where each interface listens. */
-export function describeSandbox(sandbox: RunningSandbox): string {
+/** Where each interface of a running sandbox listens: the fields of its start-up log line. */
+export interface SandboxBanner {
+  readonly markets: number;
+  readonly rest: readonly string[];
+  readonly hub: string;
+  readonly privateRest: string;
+  readonly privateHub: string;
+  readonly login: string;
+  /** Without a users file (`SANDBOX_USERS_FILE`) only. */
+  readonly demoUser?: string;
+  readonly gateway: string;
+  readonly control: readonly string[];
+}
+
+/** What the start-up line of the sandbox says: its markets and where each interface listens. */
+export function describeSandbox(
+  sandbox: RunningSandbox,
+  config: Pick<AppConfig, 'SANDBOX_USERS_FILE'>,
+): SandboxBanner {
   const { baseUrl, wsUrl, exchange } = sandbox;
-  return [
-    `Sandbox exchange with ${exchange.all().length} markets:`,
-    `  REST     ${baseUrl}/frontoffice/api/info`,
-    `           ${baseUrl}/marketdata/instruments/{instrument}/depth`,
-    `           ${baseUrl}/marketdata/instruments/{instrument}/history`,
-    `  Hub      ${baseUrl}/marketdata/info   (SignalR, stream "Book")`,
-    `  Private  ${baseUrl}/frontoffice/api/order, /orders, /balances, /stoporders ...   (signed, Key/Sign)`,
-    `           ${baseUrl}/ws/account   (SignalR, Key/Sign/Payload headers, streams "OpenOrders", "Balance")`,
-    `  Login    ${baseUrl}/api/v1/trade/auth   (demo@example.com / demo)`,
-    `  Gateway  ${wsUrl}/WSGateway/`,
-    `  Control  ${baseUrl}/sandbox/truth/{instrument}`,
-    `           ${baseUrl}/sandbox/faults, ${baseUrl}/sandbox/flow, ${baseUrl}/sandbox/stats`,
-    `           ${baseUrl}/sandbox/markets/{instrument}/step`,
-  ].join('\n');
+  return {
+    markets: exchange.all().length,
+    rest: [
+      `${baseUrl}/frontoffice/api/info`,
+      `${baseUrl}/marketdata/instruments/{instrument}/depth`,
+      `${baseUrl}/marketdata/instruments/{instrument}/history`,
+    ],
+    hub: `${baseUrl}/marketdata/info`,
+    privateRest: `${baseUrl}/frontoffice/api`,
+    privateHub: `${baseUrl}/ws/account`,
+    login: `${baseUrl}/api/v1/trade/auth`,
+    ...(config.SANDBOX_USERS_FILE ? {} : { demoUser: 'demo@example.com (password demo)' }),
+    gateway: `${wsUrl}/WSGateway/`,
+    control: [
+      `${baseUrl}/sandbox/truth/{instrument}`,
+      `${baseUrl}/sandbox/faults`,
+      `${baseUrl}/sandbox/flow`,
+      `${baseUrl}/sandbox/stats`,
+      `${baseUrl}/sandbox/markets/{instrument}/step`,
+    ],
+  };
 }

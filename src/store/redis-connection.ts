@@ -1,6 +1,7 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { countRedisError } from './redis-errors';
+import { describeRedisFailure, redisAddress } from './redis-failure';
 import { StoreLogger } from './store-logger';
 
 /** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
@@ -165,7 +166,7 @@ export function reportConnectionErrors(client: RedisClient, logger: StoreLogger,
     countRedisError(name);
     if (reported) return;
     reported = true;
-    logger.warn(`${name}: ${error.message}; reconnecting`);
+    logger.warn(`${name}: ${describeRedisFailure(redisAddress(client), error)}; reconnecting`);
   });
   client.on('ready', () => {
     reported = false;

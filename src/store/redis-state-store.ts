@@ -24,6 +24,7 @@ import {
   TradeTail,
   WriteOutcome,
 } from './state-store';
+import { describeRedisFailure, redisAddress } from './redis-failure';
 import { StoreLogger } from './store-logger';
 import { compareTradesOldestFirst, sortBestFirst } from './store-order';
 import { decodeTradeMember } from './trade-member';
@@ -66,6 +67,10 @@ export class RedisStateStore implements StateStore {
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
   private closed = false;
+  /** Where Redis is, for messages: host and port only. */
+  private readonly address: string;
+  /** The connection's last error since it was last ready: why commands fail while it is down. */
+  private connectionError: Error | undefined;
 
   /** A store with its own data connection to `url`, closed with the store. */
   static fromUrl(
@@ -101,6 +106,8 @@ export class RedisStateStore implements StateStore {
       this.logger.warn(`subscribing to changes failed: ${String(error)}`),
     );
 
+    this.address = redisAddress(client);
+    client.on('error', this.noteConnectionError);
     client.on('ready', this.handleReady);
     if (client.status === 'ready') this.handleReady();
   }
@@ -111,101 +118,121 @@ export class RedisStateStore implements StateStore {
     await this.checkEpoch();
   }
 
-  async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
-    const calls = instrumentWriteCalls(this.keys, batch, { oneWritePerCall: this.client instanceof Cluster });
-    const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(
-      this.client,
-      calls.map(({ call }) => call),
-    );
-    const results = calls.flatMap(({ writes }, index) => writeResults(replies[index], writes));
-    return batch.map((write, index) => ({
-      instrument: write.instrument,
-      result: results[index] === 1 ? 'written' : 'fenced',
-    }));
-  }
-
-  async writeCatalog(catalog: MarketCatalog): Promise<void> {
-    const replies = await this.client
-      .multi()
-      .set(this.keys.catalog, JSON.stringify(catalog))
-      .publish(this.keys.catalogChanges, JSON.stringify(catalogNotice(catalog.refreshedAt)))
-      .exec();
-    valuesOf(replies);
-  }
-
-  async readCatalog(): Promise<MarketCatalog | undefined> {
-    const text = await this.client.get(this.keys.catalog);
-    return text === null ? undefined : (JSON.parse(text) as MarketCatalog);
-  }
-
-  async readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>> {
-    const unique = [...new Set(instruments)];
-    const texts = await getAll(
-      this.client,
-      unique.map((instrument) => this.keys.instrument(instrument).head),
-    );
-    const heads = new Map<string, InstrumentHead>();
-    unique.forEach((instrument, index) => {
-      const text = texts[index];
-      if (text !== null) heads.set(instrument, JSON.parse(text) as InstrumentHead);
+  write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
+    return this.explained(async () => {
+      const calls = instrumentWriteCalls(this.keys, batch, {
+        oneWritePerCall: this.client instanceof Cluster,
+      });
+      const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(
+        this.client,
+        calls.map(({ call }) => call),
+      );
+      const results = calls.flatMap(({ writes }, index) => writeResults(replies[index], writes));
+      return batch.map((write, index) => ({
+        instrument: write.instrument,
+        result: results[index] === 1 ? 'written' : 'fenced',
+      }));
     });
-    return heads;
   }
 
-  async readBook(instrument: string): Promise<BookView | undefined> {
-    const keys = this.keys.instrument(instrument);
-    // One transaction, so that the sides and the head come from between the same two writes.
-    const [bids, asks, headText] = valuesOf(
-      await this.client.multi().hgetall(keys.bids).hgetall(keys.asks).get(keys.head).exec(),
-    ) as [Record<string, string>, Record<string, string>, string | null];
-    if (headText === null) return undefined;
-    const head = JSON.parse(headText) as InstrumentHead;
-    return {
-      instrument,
-      version: head.bookVersion,
-      updatedAt: head.bookUpdatedAt,
-      syncState: head.syncState,
-      bids: sortBestFirst(Object.entries(bids) as PriceLevel[], 'bids'),
-      asks: sortBestFirst(Object.entries(asks) as PriceLevel[], 'asks'),
-    };
-  }
-
-  async readTrades(instrument: string): Promise<Trade[]> {
-    const flat = await this.client.zrange(this.keys.instrument(instrument).trades, 0, '-1', 'WITHSCORES');
-    return decodeScoredTrades(flat, instrument);
-  }
-
-  async readTradesFrom(instrument: string, from: number): Promise<TradeTail> {
-    const key = this.keys.instrument(instrument).trades;
-    const [count, oldest, newest] = valuesOf(
-      await this.client
+  writeCatalog(catalog: MarketCatalog): Promise<void> {
+    return this.explained(async () => {
+      const replies = await this.client
         .multi()
-        .zcard(key)
-        .zrange(key, '0', '0', 'WITHSCORES')
-        .zrangebyscore(key, from, '+inf', 'WITHSCORES')
-        .exec(),
-    ) as [number, string[], string[]];
-    return {
-      trades: decodeScoredTrades(newest, instrument),
-      count,
-      ...(oldest.length === 2 ? { oldest: decodeTradeMember(oldest[0], instrument, Number(oldest[1])) } : {}),
-    };
+        .set(this.keys.catalog, JSON.stringify(catalog))
+        .publish(this.keys.catalogChanges, JSON.stringify(catalogNotice(catalog.refreshedAt)))
+        .exec();
+      valuesOf(replies);
+    });
   }
 
-  async trimTrades(instruments: readonly string[], before: number): Promise<number> {
-    const keys = [...new Set(instruments)].map((instrument) => this.keys.instrument(instrument).trades);
-    if (keys.length === 0) return 0;
-    let counts: unknown[];
-    if (this.client instanceof Cluster) {
-      // The keys span slots; one command each.
-      const cluster = this.client;
-      counts = await Promise.all(keys.map((key) => cluster.zremrangebyscore(key, '-inf', before)));
-    } else {
-      const pipeline = this.client.pipeline();
-      for (const key of keys) pipeline.zremrangebyscore(key, '-inf', before);
-      counts = valuesOf(await pipeline.exec());
-    }
-    return counts.reduce<number>((sum, count) => sum + Number(count), 0);
+  readCatalog(): Promise<MarketCatalog | undefined> {
+    return this.explained(async () => {
+      const text = await this.client.get(this.keys.catalog);
+      return text === null ? undefined : (JSON.parse(text) as MarketCatalog);
+    });
+  }
+
+  readHeads(instruments: readonly string[]): Promise<Map<string, InstrumentHead>> {
+    return this.explained(async () => {
+      const unique = [...new Set(instruments)];
+      const texts = await getAll(
+        this.client,
+        unique.map((instrument) => this.keys.instrument(instrument).head),
+      );
+      const heads = new Map<string, InstrumentHead>();
+      unique.forEach((instrument, index) => {
+        const text = texts[index];
+        if (text !== null) heads.set(instrument, JSON.parse(text) as InstrumentHead);
+      });
+      return heads;
+    });
+  }
+
+  readBook(instrument: string): Promise<BookView | undefined> {
+    return this.explained(async () => {
+      const keys = this.keys.instrument(instrument);
+      // One transaction, so that the sides and the head come from between the same two writes.
+      const [bids, asks, headText] = valuesOf(
+        await this.client.multi().hgetall(keys.bids).hgetall(keys.asks).get(keys.head).exec(),
+      ) as [Record<string, string>, Record<string, string>, string | null];
+      if (headText === null) return undefined;
+      const head = JSON.parse(headText) as InstrumentHead;
+      return {
+        instrument,
+        version: head.bookVersion,
+        updatedAt: head.bookUpdatedAt,
+        syncState: head.syncState,
+        bids: sortBestFirst(Object.entries(bids) as PriceLevel[], 'bids'),
+        asks: sortBestFirst(Object.entries(asks) as PriceLevel[], 'asks'),
+      };
+    });
+  }
+
+  readTrades(instrument: string): Promise<Trade[]> {
+    return this.explained(async () => {
+      const flat = await this.client.zrange(this.keys.instrument(instrument).trades, 0, '-1', 'WITHSCORES');
+      return decodeScoredTrades(flat, instrument);
+    });
+  }
+
+  readTradesFrom(instrument: string, from: number): Promise<TradeTail> {
+    return this.explained(async () => {
+      const key = this.keys.instrument(instrument).trades;
+      const [count, oldest, newest] = valuesOf(
+        await this.client
+          .multi()
+          .zcard(key)
+          .zrange(key, '0', '0', 'WITHSCORES')
+          .zrangebyscore(key, from, '+inf', 'WITHSCORES')
+          .exec(),
+      ) as [number, string[], string[]];
+      return {
+        trades: decodeScoredTrades(newest, instrument),
+        count,
+        ...(oldest.length === 2
+          ? { oldest: decodeTradeMember(oldest[0], instrument, Number(oldest[1])) }
+          : {}),
+      };
+    });
+  }
+
+  trimTrades(instruments: readonly string[], before: number): Promise<number> {
+    return this.explained(async () => {
+      const keys = [...new Set(instruments)].map((instrument) => this.keys.instrument(instrument).trades);
+      if (keys.length === 0) return 0;
+      let counts: unknown[];
+      if (this.client instanceof Cluster) {
+        // The keys span slots; one command each.
+        const cluster = this.client;
+        counts = await Promise.all(keys.map((key) => cluster.zremrangebyscore(key, '-inf', before)));
+      } else {
+        const pipeline = this.client.pipeline();
+        for (const key of keys) pipeline.zremrangebyscore(key, '-inf', before);
+        counts = valuesOf(await pipeline.exec());
+      }
+      return counts.reduce<number>((sum, count) => sum + Number(count), 0);
+    });
   }
 
   onChange(listener: (notice: ChangeNotice) => void): () => void {
@@ -225,21 +252,40 @@ export class RedisStateStore implements StateStore {
       this.checkEpoch().catch((error: unknown) => this.logger.warn(`epoch check failed: ${String(error)}`));
       return { reachable: true, latencyMs };
     } catch (error) {
-      return { reachable: false, error: error instanceof Error ? error.message : String(error) };
+      return { reachable: false, error: this.describe(error) };
     }
+  }
+
+  /** Runs a command of the store; its failure says in plain words what is wrong with Redis. */
+  private async explained<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new Error(this.describe(error), { cause: error });
+    }
+  }
+
+  private describe(error: unknown): string {
+    return describeRedisFailure(this.address, error, this.connectionError);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.client.off('ready', this.handleReady);
+    this.client.off('error', this.noteConnectionError);
     this.changeListeners.clear();
     this.resetListeners.clear();
     this.subscriber.disconnect();
     if (this.closeClient) await closeConnection(this.client);
   }
 
+  private readonly noteConnectionError = (error: Error): void => {
+    this.connectionError = error;
+  };
+
   private readonly handleReady = (): void => {
+    this.connectionError = undefined;
     this.checkEpoch().catch((error: unknown) => this.logger.warn(`epoch check failed: ${String(error)}`));
   };
 

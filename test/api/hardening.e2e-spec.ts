@@ -106,7 +106,8 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
   });
 
   it('answers a body over the size limit with 413 and the JSON error', async () => {
-    const answer = await call(`${url}/summary`, {
+    // On a path of its own: a known path refuses the method first (405).
+    const answer = await call(`${url}/no/such/endpoint`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pad: 'x'.repeat(4_000) }),
@@ -121,7 +122,8 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
       method: 'OPTIONS',
       headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
     });
-    expect(preflight.status).toBe(404);
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.allow).toBe('GET, HEAD');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     const get = await call(`${url}/summary`, { headers: { origin: 'https://elsewhere.example' } });
     expect(get.status).toBe(200);

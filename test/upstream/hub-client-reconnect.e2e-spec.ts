@@ -152,7 +152,7 @@ describe('HubClient: connection faults of the sandbox hub', () => {
     sandbox.exchange.faults.set('drop-connections', true);
     client.start();
     await waitFor(
-      () => logger.lines.filter((line) => line.includes('connection failed')).length >= 3,
+      () => logger.lines.filter((line) => line.includes('market-data hub')).length >= 3,
       'several refused starts',
     );
     expect(client.state).toBe('connecting');

@@ -253,7 +253,7 @@ describe('RestClient against a controllable exchange', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RestNetworkError);
     expect((error as RestNetworkError).attempts).toBe(3);
-    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    expect((error as Error).message).toMatch(/ failed: exchange unreachable: connection refused$/);
   });
 
   it('rejects malformed JSON with a typed error and no retry', async () => {

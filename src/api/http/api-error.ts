@@ -1,9 +1,11 @@
 /** A client-visible failure with its status and the exchange's error body code (spec 7.1). */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 404 | 413 | 429 | 503,
+    readonly status: 400 | 404 | 405 | 406 | 413 | 429 | 503,
     readonly code: string,
     message: string,
+    /** Headers the response must carry, such as `Allow` with a 405. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -15,6 +17,14 @@ export class ApiError extends Error {
 
   static notFound(code: string, message: string): ApiError {
     return new ApiError(404, code, message);
+  }
+
+  static methodNotAllowed(message: string, allowed: readonly string[]): ApiError {
+    return new ApiError(405, 'method_not_allowed', message, { allow: allowed.join(', ') });
+  }
+
+  static notAcceptable(message: string): ApiError {
+    return new ApiError(406, 'not_acceptable', message);
   }
 
   static unavailable(code: string, message: string): ApiError {

@@ -7,7 +7,8 @@ import { errorResponse } from './error-response';
 export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body } = errorResponse(exception);
+    const { status, body, headers } = errorResponse(exception);
+    if (headers) reply.headers(headers);
     reply.status(status).header('cache-control', 'no-store').send(body);
   }
 }

@@ -17,6 +17,8 @@ const CODES: Record<number, string> = {
 export interface ErrorResponse {
   readonly status: number;
   readonly body: ErrorBody;
+  /** Headers the error needs (`Allow` with a 405), beside those of every response. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const logger = new Logger('ApiExceptionFilter');
@@ -28,7 +30,11 @@ const logger = new Logger('ApiExceptionFilter');
  */
 export function errorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiError)
-    return { status: exception.status, body: errorBody(exception.code, exception.message) };
+    return {
+      status: exception.status,
+      body: errorBody(exception.code, exception.message),
+      headers: exception.headers,
+    };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const message = status === 404 ? 'no such endpoint' : exception.message;

@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { HttpMetrics } from '../../health/http-metrics';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../logging/request-id';
+import { acceptsMedia } from './accepted-media';
 import type { ApiRequest } from './api-http';
 import { ClientRateLimit } from './client-rate-limit';
+import { JSON_MEDIA } from './content-negotiation';
 import { DirectHandler, DirectHandlers } from './direct-routes';
 import { errorResponse } from './error-response';
 import { RawReply } from './raw-reply';
@@ -44,7 +46,8 @@ const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
  * several times what sending a cached body does. It calls the same controller methods, with the same
  * security headers, the same rate limit (the same limiter instance) and the same error bodies, so
  * that its responses are those Fastify would give. Anything it is not sure to answer the same way
- * (another method, a query string, an escape, a body, CORS) it leaves to Fastify.
+ * (another method, a query string, an escape, a trailing slash, a body, CORS, an `Accept` header
+ * that refuses JSON) it leaves to Fastify.
  */
 export class FastPath {
   private readonly exact = new Map<string, Route>();
@@ -63,6 +66,8 @@ export class FastPath {
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== 'GET' || hasBody(request)) return false;
     if (this.options.cors && request.headers.origin !== undefined) return false;
+    // Fastify answers the 406.
+    if (!acceptsMedia(request.headers.accept, JSON_MEDIA)) return false;
     const url = request.url ?? '';
     if (url.includes('?') || url.includes('%')) return false;
     const apiRequest = this.route(url, request);
@@ -127,7 +132,8 @@ function hasBody(request: IncomingMessage): boolean {
 
 /** The error as the exception filter answers it. */
 function fail(reply: RawReply, error: unknown): void {
-  const { status, body } = errorResponse(error);
+  const { status, body, headers } = errorResponse(error);
   if (reply.done) return;
+  if (headers) reply.addHeaders(headers);
   reply.status(status).header('cache-control', 'no-store').send(body);
 }

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ClientRateLimit } from './client-rate-limit';
 
-const UNLIMITED = /^\/(health\/|metrics$)/;
+const UNLIMITED = /^\/(health\/|metrics\/?(\?|$))/;
 
 /**
  * The per-client limit on every API path Fastify answers but health and metrics; a limited request

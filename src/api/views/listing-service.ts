@@ -5,6 +5,7 @@ import { EMPTY_STATS } from '../../market/market-stats';
 import { DAY_MS } from '../../market/trade-window';
 import { BookView } from '../../store/state-store';
 import { ApiError } from '../http/api-error';
+import { echoedInput } from '../http/echoed-input';
 import { MarketViews } from './market-views';
 import { TradeFigures, TradeFiguresCache } from './trade-figures';
 
@@ -50,11 +51,7 @@ export class ListingService {
   market(name: string): MarketInfo {
     this.requireReady();
     const market = this.views.find(name);
-    if (!market)
-      throw ApiError.notFound(
-        'unknown_instrument',
-        `unknown instrument ${JSON.stringify(name.slice(0, 64))}`,
-      );
+    if (!market) throw ApiError.notFound('unknown_instrument', `unknown instrument ${echoedInput(name)}`);
     return market;
   }
 

@@ -124,6 +124,7 @@ export class GatewayClient {
     pongTimeouts: 0,
   };
   private currentState: GatewayConnectionState = 'disconnected';
+  private lastProblem?: string;
   /** The socket being opened or in use. */
   private socket?: GatewaySocket;
   /** The socket while the client is `connected`. */
@@ -188,6 +189,11 @@ export class GatewayClient {
 
   get state(): GatewayConnectionState {
     return this.currentState;
+  }
+
+  /** Why the last connection failed or ended, until the next one is up. */
+  get problem(): string | undefined {
+    return this.lastProblem;
   }
 
   /** True while the live connection is authenticated as the login's user. */
@@ -323,9 +329,11 @@ export class GatewayClient {
       this.keepAlive(socket);
       // Before announcing the state, so that a listener that subscribes is not subscribed twice.
       for (const subscription of this.subscriptions) subscription.resubscribe(socket);
+      this.lastProblem = undefined;
       this.setState('connected');
       const closed = await socket.closed;
-      if (!signal.aborted) this.logger.warn(`gateway: connection lost (${closed.code}: ${closed.reason})`);
+      this.lastProblem = `connection lost (${closed.code}: ${closed.reason})`;
+      if (!signal.aborted) this.logger.warn(`gateway: ${this.lastProblem}`);
       return { connected: true, retryAtOnce: false };
     } catch (error) {
       socket?.terminate('connection failed');
@@ -335,6 +343,7 @@ export class GatewayClient {
         error instanceof GatewayAuthenticationError ||
         (error instanceof GatewayConnectError && error.status === 401);
       if (refused) this.#session = undefined;
+      this.lastProblem = describe(error);
       this.logger.warn(`gateway: ${describe(error)}${refused && this.logIn ? '; logging in again' : ''}`);
       return { connected: false, retryAtOnce: refused && !freshLogin && this.logIn !== undefined };
     } finally {
@@ -350,6 +359,7 @@ export class GatewayClient {
       handshakeTimeoutMs: this.connectTimeoutMs,
       userAgent: this.userAgent,
       readBatchMs: this.readBatchMs,
+      shownUrl: this.displayUrl,
       now: this.now,
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),

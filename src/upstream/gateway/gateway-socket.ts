@@ -10,6 +10,7 @@ import {
 import { decodeFrame, DecodeFailure, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
 import { openWebSocket } from '../read-batching';
+import { networkCause } from '../../logging/network-cause';
 
 /** What the socket reports to its owner, synchronously and in the order frames arrive. */
 export interface GatewaySocketHooks {
@@ -23,6 +24,8 @@ export interface GatewaySocketOptions {
   readonly userAgent: string;
   /** See `batchReads`; 0 reads as frames arrive. */
   readonly readBatchMs: number;
+  /** The URL as messages show it: without the session token of the query. */
+  readonly shownUrl: string;
   readonly now: () => number;
   readonly hooks: GatewaySocketHooks;
 }
@@ -78,6 +81,7 @@ export class GatewaySocket {
   private pinging = false;
   private localReason?: string;
   private lastError?: string;
+  private lastSocketError?: Error;
 
   constructor(
     url: string,
@@ -97,11 +101,13 @@ export class GatewaySocket {
         reject(new GatewayConnectError(`the websocket upgrade was refused with HTTP ${status}`, status));
         socket.terminate();
       });
-      socket.once('close', () =>
-        reject(
-          new GatewayConnectError(`the connection failed: ${this.localReason ?? this.lastError ?? 'closed'}`),
-        ),
-      );
+      socket.once('close', () => {
+        const cause = this.localReason === undefined ? networkCause(this.lastSocketError) : undefined;
+        const message = cause
+          ? `unreachable at ${options.shownUrl}: ${cause}`
+          : `the connection failed: ${this.localReason ?? this.lastError ?? 'closed'}`;
+        reject(new GatewayConnectError(message));
+      });
     });
     // A rejection nobody awaits (a socket stopped while opening) must not surface as unhandled.
     this.opened.catch(() => undefined);
@@ -115,6 +121,7 @@ export class GatewaySocket {
     });
     socket.on('error', (error) => {
       this.lastError = error.message;
+      this.lastSocketError = error;
     });
     socket.on('message', (data) => this.receive(text(data)));
   }

@@ -9,8 +9,10 @@ import { BookStream, BookStreamHost } from './book-stream';
 import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
+import { describeHubConnectFailure, reportingSocketErrors } from './hub-connect-failure';
 import { marketDataHubUrl } from './hub-url';
 import { StreamStarter } from './stream-starter';
+import { networkCause } from '../../logging/network-cause';
 import { webSocketWithBatchedReads } from '../read-batching';
 import { ReconnectBackoff, ReconnectDelays } from '../reconnect-backoff';
 import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
@@ -22,8 +24,13 @@ import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
  * when asked. A client that stopped reading the option would fall back to its own copy, slower but the
  * same.
  */
-function projectWebSocket(readBatchMs: number): IHttpConnectionOptions {
-  return { WebSocket: webSocketWithBatchedReads(readBatchMs) } as IHttpConnectionOptions;
+function projectWebSocket(
+  readBatchMs: number,
+  onSocketError: (error: Error) => void,
+): IHttpConnectionOptions {
+  return {
+    WebSocket: reportingSocketErrors(webSocketWithBatchedReads(readBatchMs), onSocketError),
+  } as IHttpConnectionOptions;
 }
 
 /**
@@ -112,6 +119,9 @@ export class HubClient {
   private reconnectCount = 0;
   private malformedCount = 0;
   private streamRestartCount = 0;
+  /** The last error of the connection's websocket, which says why it failed to open or was lost. */
+  private socketError?: Error;
+  private lastProblem?: string;
 
   constructor(options: HubClientOptions) {
     this.url = marketDataHubUrl(options.baseUrl);
@@ -121,7 +131,7 @@ export class HubClient {
       'keepAliveIntervalMs',
       options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
     );
-    this.webSocketOption = projectWebSocket(options.readBatchMs ?? 0);
+    this.webSocketOption = projectWebSocket(options.readBatchMs ?? 0, (error) => (this.socketError = error));
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
@@ -160,6 +170,11 @@ export class HubClient {
 
   get state(): HubClientState {
     return this.currentState;
+  }
+
+  /** Why the last connection failed or ended, until the next one is up. */
+  get problem(): string | undefined {
+    return this.lastProblem;
   }
 
   get counters(): HubClientCounters {
@@ -218,15 +233,18 @@ export class HubClient {
       const connection = this.build();
       this.connection = connection;
       const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
+      this.socketError = undefined;
       try {
         await connection.start();
       } catch (error) {
-        this.logger.warn(`hub ${this.url}: connection failed: ${describe(error)}`);
+        this.lastProblem = describeHubConnectFailure(this.url, error, this.socketError);
+        this.logger.warn(this.lastProblem);
         await this.pause(this.backoff.delay(failures));
         failures += 1;
         continue;
       }
       if (this.stopping) break;
+      this.socketError = undefined;
       const connectedAt = this.now();
       if (connectedBefore) this.reconnectCount += 1;
       connectedBefore = true;
@@ -236,7 +254,7 @@ export class HubClient {
       const error = await closed;
       this.starter.reset();
       if (this.stopping) break;
-      this.setState('disconnected', error ? describe(error) : 'closed by the server');
+      this.setState('disconnected', this.closeReason(error));
       if (this.now() - connectedAt >= STABLE_CONNECTION_MS) failures = 0;
       await this.pause(this.backoff.delay(failures));
       failures += 1;
@@ -259,15 +277,23 @@ export class HubClient {
     connection.onreconnecting((error) => {
       if (!this.isCurrent(connection)) return;
       this.starter.reset();
-      this.setState('reconnecting', error ? describe(error) : undefined);
+      this.setState('reconnecting', error ? this.closeReason(error) : undefined);
     });
     connection.onreconnected(() => {
       if (!this.isCurrent(connection)) return;
       this.reconnectCount += 1;
+      this.socketError = undefined;
       this.setState('connected');
       this.openAll();
     });
     return connection;
+  }
+
+  /** Why a connection ended: the socket's network error when there was one, else the client's. */
+  private closeReason(error: Error | undefined): string {
+    const cause = networkCause(this.socketError);
+    if (cause) return cause;
+    return error ? describe(error) : 'closed by the server';
   }
 
   private isCurrent(connection: HubConnection): boolean {
@@ -308,6 +334,8 @@ export class HubClient {
   }
 
   private setState(state: HubClientState, reason?: string): void {
+    if (state === 'connected') this.lastProblem = undefined;
+    else if (reason && reason !== 'stopped') this.lastProblem = reason;
     if (state === this.currentState) return;
     this.currentState = state;
     this.logger.log(`hub ${this.url}: ${state}${reason ? ` (${reason})` : ''}`);

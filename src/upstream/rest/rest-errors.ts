@@ -1,3 +1,5 @@
+import { networkCause } from '../../logging/network-cause';
+
 /** One entry of the exchange's error body `{ errors: [{ code, message }] }` (spec 7.1). */
 export interface ExchangeErrorEntry {
   readonly code: string;
@@ -70,7 +72,15 @@ function describeCause(cause: unknown): string {
 /** The request did not reach the exchange or the connection broke (refused, reset, DNS...). */
 export class RestNetworkError extends RestError {
   constructor(url: string, attempts: number, cause: unknown) {
-    super(`GET ${url} failed: ${describeCause(cause)}`, url, attempts, { cause });
+    const plain = networkCause(cause);
+    super(
+      plain
+        ? `GET ${url} failed: exchange unreachable: ${plain}`
+        : `GET ${url} failed: ${describeCause(cause)}`,
+      url,
+      attempts,
+      { cause },
+    );
   }
 }
 
