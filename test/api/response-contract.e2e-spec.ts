@@ -165,6 +165,22 @@ describe('live responses against the OpenAPI document', () => {
     );
   });
 
+  it('405 for another method, 406 for an Accept without JSON', async () => {
+    const problems = async (template: string, url: string, init: RequestInit, status: number) => {
+      const response = await fetch(`${stack.app.url}${url}`, init);
+      const answered = { status: response.status, headers: response.headers, text: await response.text() };
+      const found = contract.problems(template, answered);
+      return answered.status === status ? found : [`status ${answered.status}`, ...found];
+    };
+    expect(await problems('/summary', '/summary', { method: 'POST' }, 405)).toEqual([]);
+    expect(
+      await problems('/orderbook/{instrument}', '/orderbook/btc_usdt', { method: 'DELETE' }, 405),
+    ).toEqual([]);
+    const xml = { headers: { accept: 'application/xml' } };
+    expect(await problems('/summary', '/summary', xml, 406)).toEqual([]);
+    expect(await problems('/cmc/orderbook/{pair}', '/cmc/orderbook/BTC_USDT', xml, 406)).toEqual([]);
+  });
+
   it('404 for an unknown or hidden market', async () => {
     await expectKept(
       [

@@ -23,7 +23,7 @@ function withExamples(schema: Record<string, unknown>, at: string): [string, Rec
 }
 
 /** Paths the API serves for itself: the OpenAPI page and its assets. */
-const DOCS = /^\/docs($|[-/])/;
+const DOCS = /^\/docs($|[-/*])/;
 
 describe('the OpenAPI document', () => {
   let stack: TestStack;

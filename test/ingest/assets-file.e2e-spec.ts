@@ -50,6 +50,15 @@ describe('ASSETS_FILE at runtime: served, then missing, invalid and back (sandbo
       '/asset served',
       60_000,
     );
+    // A market is in /cmc/ticker once its last trade is known.
+    await waitFor(
+      async () => {
+        const ticker = (await (await fetch(`${stack.app.url}/cmc/ticker`)).json()) as Json;
+        return ['BTC_USDT', 'ETH_USDT', 'ETH_BTC'].every((pair) => pair in ticker);
+      },
+      'the last trades of BTC_USDT, ETH_USDT and ETH_BTC',
+      60_000,
+    );
   });
   afterAll(async () => {
     await stack?.close();
