@@ -5,6 +5,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { Registry } from 'prom-client';
 import { Readiness } from '../health/readiness';
 import { AppConfig } from '../config/app-config';
@@ -81,7 +82,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private stopListening?: () => void;
   private stopped = false;
   /** Aborts the REST calls still running at shutdown, which would otherwise go on retrying. */
-  private readonly shutdown = new AbortController();
+  private readonly shutdown = abortControllerForAnyNumberOfCalls();
   private storeFailing = false;
   /** Instruments whose last candle refresh failed; they keep the candles they had. */
   private readonly candlesFailing = new Set<string>();
@@ -455,4 +456,11 @@ function describeInputs(
 
 function sameGatewayRef(a: MarketInfo['gateway'], b: MarketInfo['gateway']): boolean {
   return a?.instrumentId === b?.instrumentId && a?.symbol === b?.symbol;
+}
+
+/** Every REST call under way or waiting for the budget listens to it, so there is no sane listener cap. */
+function abortControllerForAnyNumberOfCalls(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
