@@ -182,7 +182,8 @@ describe('sandbox market-data hub: connection faults', () => {
     expect(Date.now() - silencedAt).toBeGreaterThanOrEqual(KEEPALIVE_MS);
     // The raw client has sent nothing since before the silence, longer than the server's client
     // timeout: it is neither written to nor dropped while the server is silent.
-    await new Promise((resolve) => setTimeout(resolve, 2 * KEEPALIVE_MS + 200 - (Date.now() - silencedAt)));
+    const silentFor = Date.now() - silencedAt;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 2 * KEEPALIVE_MS + 200 - silentFor)));
     expect(raw.messages).toHaveLength(received);
     expect(raw.closed).toBe(false);
 
