@@ -5,6 +5,7 @@ import { ingests } from './app.module';
 import { AppConfig, LogLevel } from './config/app-config';
 import { ConfigValidationError, loadConfig } from './config/load-config';
 import { Role } from './config/role';
+import { DATA_FILES } from './data-files';
 import { announceWhenReady } from './health/ready-announcement';
 import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
@@ -27,7 +28,7 @@ routeConsoleToLog(() => logger);
 
 function readConfig(): AppConfig {
   try {
-    return loadConfig(process.env);
+    return loadConfig(process.env, DATA_FILES);
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       // The problems name the bad keys; a secret's value is never among them.

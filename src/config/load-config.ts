@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { AppConfig, FILE_KEYS, SECRET_KEYS } from './app-config';
-import { fileSettingProblems } from './file-settings';
+import { FileSetting, fileSettingProblems } from './file-settings';
 import { Role } from './role';
 
 export class ConfigValidationError extends Error {
@@ -17,11 +17,14 @@ type Environment = Record<string, string | undefined>;
 /**
  * Reads the configuration from environment variables. Empty values count as unset. A secret may
  * come from a file instead (`UPSTREAM_PASSWORD_FILE=/run/secrets/password`), its content trimmed.
- * The data files the process uses (ASSETS_FILE, the sandbox's markets and users) are read and
- * validated too. Throws one ConfigValidationError that names every bad key and why, never a secret's
- * value.
+ * The data files of `dataFiles` that the process uses are read and validated too: the start passes
+ * DATA_FILES (ASSETS_FILE, the sandbox's markets and users). Throws one ConfigValidationError that
+ * names every bad key and why, never a secret's value.
  */
-export function loadConfig(env: Environment = process.env): AppConfig {
+export function loadConfig(
+  env: Environment = process.env,
+  dataFiles: readonly FileSetting[] = [],
+): AppConfig {
   const known = Object.keys(new AppConfig());
   const plain: Record<string, string> = {};
   for (const key of known) {
@@ -31,7 +34,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
   const fileProblems = readSecretFiles(plain);
   const config = plainToInstance(AppConfig, plain, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, plain));
-  problems.push(...fileProblems, ...crossFieldProblems(config), ...fileSettingProblems(config));
+  problems.push(...fileProblems, ...crossFieldProblems(config), ...fileSettingProblems(config, dataFiles));
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
 }

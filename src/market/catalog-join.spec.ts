@@ -1,5 +1,5 @@
-import type { GatewayInstrument, GatewayProduct } from '../upstream/gateway/gateway-records';
 import { AssetOverride, joinCatalog } from './catalog-join';
+import type { GatewayInstrument, GatewayProduct } from './gateway-records';
 import { MarketInfo } from './market-info';
 
 const NOW = 1_710_408_413_589;

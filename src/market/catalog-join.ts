@@ -1,4 +1,4 @@
-import type { GatewayInstrument, GatewayProduct } from '../upstream/gateway/gateway-records';
+import type { GatewayInstrument, GatewayProduct } from './gateway-records';
 import { AssetInfo, MarketCatalog, MarketInfo } from './market-info';
 
 /** What the assets file says about one asset; anything it leaves out is not published. */

@@ -1,5 +1,5 @@
-import { describeStateStoreContract, head } from '../../test/store/state-store.contract';
 import { MemoryStateStore } from './memory-state-store';
+import { describeStateStoreContract, head } from './testing/state-store.contract';
 
 describeStateStoreContract('MemoryStateStore', async () => {
   const store = new MemoryStateStore();

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { trade as storedTrade } from '../../test/store/state-store.contract';
 import { Trade } from '../market/trade';
 import { TradeTail } from './state-store';
 import { compareTradesOldestFirst } from './store-order';
+import { trade as storedTrade } from './testing/state-store.contract';
 import { appendTail } from './trade-tail';
 
 const SEED = 20261126;

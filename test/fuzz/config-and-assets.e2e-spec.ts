@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../src/config/app-config';
 import { ConfigValidationError, loadConfig } from '../../src/config/load-config';
+import { DATA_FILES } from '../../src/data-files';
 import { AssetsFileError, parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { fuzzParameters } from './support/fuzz-run';
@@ -63,7 +64,7 @@ describe('configuration under fuzzing', () => {
         if (withPassword) env.UPSTREAM_PASSWORD = SECRET;
         let config: AppConfig;
         try {
-          config = loadConfig(env);
+          config = loadConfig(env, DATA_FILES);
         } catch (error) {
           expect(error).toBeInstanceOf(ConfigValidationError);
           const { message, problems } = error as ConfigValidationError;
@@ -95,7 +96,7 @@ describe('configuration under fuzzing', () => {
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {
-    loadConfig(env);
+    loadConfig(env, DATA_FILES);
     return [];
   } catch (error) {
     return (error as ConfigValidationError).problems;

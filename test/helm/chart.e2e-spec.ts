@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
+import { DATA_FILES } from '../../src/data-files';
 import { parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { HelmCli, HelmResult, ValueSet } from './support/helm-cli';
 import { schemaProblems } from './support/kubernetes-schemas';
@@ -173,7 +174,7 @@ describe.each(Object.keys(VALID_SETS))('value set %s', (setName: SetName) => {
       }
       let config;
       try {
-        config = loadConfig(env);
+        config = loadConfig(env, DATA_FILES);
       } finally {
         if (mounted) rmSync(mounted, { recursive: true, force: true });
       }

@@ -2,9 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
+import {
+  describeStateStoreContract,
+  eventually,
+  head,
+  trade,
+} from '../../src/store/testing/state-store.contract';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { redisStoreUnderTest } from './redis-store-under-test';
-import { describeStateStoreContract, eventually, head, trade } from './state-store.contract';
 
 const BTC = 'btc_usdt';
 

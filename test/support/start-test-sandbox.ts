@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config/load-config';
+import { DATA_FILES } from '../../src/data-files';
 import { RunningSandbox, startSandbox } from '../../src/sandbox/start-sandbox';
 
 /**
@@ -6,6 +7,9 @@ import { RunningSandbox, startSandbox } from '../../src/sandbox/start-sandbox';
  * `env` overrides any setting, e.g. `{ SANDBOX_FLOW_RATE: '0' }` for a quiet market.
  */
 export async function startTestSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
-  const config = loadConfig({ HOST: '127.0.0.1', SANDBOX_PORT: '0', SANDBOX_HISTORY_HOURS: '1', ...env });
+  const config = loadConfig(
+    { HOST: '127.0.0.1', SANDBOX_PORT: '0', SANDBOX_HISTORY_HOURS: '1', ...env },
+    DATA_FILES,
+  );
   return startSandbox(config, false);
 }

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config/load-config';
+import { DATA_FILES } from '../../src/data-files';
 import { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { RunningApp, startApp } from '../../src/start-app';
 import { RedisStateStore } from '../../src/store/redis-state-store';
@@ -38,13 +39,16 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const sandbox = await startTestSandbox(options.sandbox);
   options.prepareSandbox?.(sandbox);
   const redis = options.redis === false ? undefined : await startRedisServer();
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    FLUSH_INTERVAL_MS: '50',
-    ...(redis ? { REDIS_URL: redis.url } : {}),
-    ...options.app,
-  });
+  const config = loadConfig(
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      FLUSH_INTERVAL_MS: '50',
+      ...(redis ? { REDIS_URL: redis.url } : {}),
+      ...options.app,
+    },
+    DATA_FILES,
+  );
   const upstream = resolveUpstream(config, sandbox);
   const app = await startApp(
     config,

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { joinCatalog } from '../../market/catalog-join';
+import { GatewayInstrument, GatewayProduct } from '../../market/gateway-records';
 import { withKeptMarkets } from '../../market/kept-markets';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { StateStore } from '../../store/state-store';
 import { GatewayClient } from '../../upstream/gateway/gateway-client';
 import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
-import { GatewayInstrument, GatewayProduct } from '../../upstream/gateway/gateway-records';
 import { ExchangeInfo } from '../../upstream/rest/info-codec';
 import { RestClient } from '../../upstream/rest/rest-client';
 import { CatalogInputs } from './catalog-inputs';

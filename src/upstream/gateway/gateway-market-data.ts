@@ -1,8 +1,8 @@
 import { BookMessage } from '../../market/book-update';
+import { GatewayInstrument, GatewayProduct } from '../../market/gateway-records';
 import { Trade } from '../../market/trade';
 import { ExactJson } from '../exact-json';
 import { DEFAULT_OMS_ID } from './gateway-client-options';
-import { GatewayInstrument, GatewayProduct } from './gateway-records';
 import { decodeInstruments } from './instruments-codec';
 import { InstrumentNames, InstrumentRef } from './instrument-ref';
 import { decodeLevel2Snapshot } from './level2-codec';

@@ -1,6 +1,6 @@
+import { GatewayInstrument } from '../../market/gateway-records';
 import { FieldError, JsonFields } from '../json-fields';
 import { ExactJson } from '../exact-json';
-import { GatewayInstrument } from './gateway-records';
 import { pascalCaseFields, payloadArray, PayloadProblems } from './payload-values';
 
 /** The gateway's trading-session states; older gateways send the index instead of the name. */

@@ -1,5 +1,5 @@
+import { GatewayProduct } from '../../market/gateway-records';
 import { ExactJson } from '../exact-json';
-import { GatewayProduct } from './gateway-records';
 import { pascalCaseFields, payloadArray, PayloadProblems } from './payload-values';
 
 /** Decimal places beyond this are no asset's precision. */

@@ -1,6 +1,6 @@
-import { MarketCatalog } from '../../src/market/market-info';
-import { EMPTY_STATS } from '../../src/market/market-stats';
-import { Trade } from '../../src/market/trade';
+import { MarketCatalog } from '../../market/market-info';
+import { EMPTY_STATS } from '../../market/market-stats';
+import { Trade } from '../../market/trade';
 import {
   ChangeNotice,
   InstrumentHead,
@@ -8,7 +8,7 @@ import {
   PriceLevel,
   StateStore,
   WriteFence,
-} from '../../src/store/state-store';
+} from '../state-store';
 
 /** A store opened for one test, with what the contract needs around it. */
 export interface StoreUnderTest {
