@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApiReadiness } from './api-readiness';
 import { CmcController } from './cmc/cmc.controller';
 import { CoingeckoController } from './coingecko/coingecko.controller';
-import { Responder } from './http/responder';
+import { Responder } from './views/responder';
 import { ListingController } from './listing/listing.controller';
 import { MirrorController } from './mirror/mirror.controller';
 import { ExchangeCatalog } from './views/exchange-catalog';

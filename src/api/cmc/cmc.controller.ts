@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toJson } from '../../market/json-number';
 import { hasLastPrice } from '../../market/market-summary';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { cmcDepthParam } from './cmc-depth-param';

@@ -5,7 +5,7 @@ import { toJson } from '../../market/json-number';
 import { hasLastPrice } from '../../market/market-summary';
 import { DirectHandlers } from '../http/direct-routes';
 import { depthParam } from '../http/query-params';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { ApiReply, ApiRequest } from '../http/api-http';
 import { DirectHandlers } from '../http/direct-routes';
 import { bookLevelParam, depthParam } from '../http/query-params';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { assetRecord, orderBookRecord, summaryRecord, tickerRecord, tradeRecord } from './listing-records';

@@ -7,7 +7,7 @@ import { readHistoryQuery } from '../../market/history-query';
 import { toJson } from '../../market/json-number';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { ApiError } from '../http/api-error';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { ExchangeCatalog } from '../views/exchange-catalog';
 import { ListingService } from '../views/listing-service';
 import { historyCandles } from './history-candles';
