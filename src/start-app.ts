@@ -14,7 +14,7 @@ import { FastPath } from './api/http/fast-path';
 import { frameworkErrors } from './api/http/framework-errors';
 import { applyMethodNotAllowed } from './api/http/method-not-allowed';
 import { applyRateLimit } from './api/http/rate-limit';
-import { applySecurityHeaders, SECURITY_HEADERS } from './api/http/security-headers';
+import { applySecurityHeaders } from './api/http/security-headers';
 import { ListingController } from './api/listing/listing.controller';
 import { setUpOpenApi } from './api/openapi';
 import { AppModule, servesApi } from './app.module';
@@ -64,7 +64,7 @@ export async function startApp(
   );
   observeHttp(app.getHttpAdapter().getInstance(), app.get(HttpMetrics));
   app.useGlobalFilters(new ApiExceptionFilter());
-  applySecurityHeaders(app);
+  applySecurityHeaders(app.getHttpAdapter().getInstance());
   const corsOrigins = (config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
   const cors = corsOrigins[0] !== '';
   if (cors)
@@ -73,7 +73,7 @@ export async function startApp(
     servesApi(config.ROLE) && config.RATE_LIMIT_PER_MINUTE > 0
       ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE)
       : undefined;
-  if (rateLimit) applyRateLimit(app, rateLimit);
+  if (rateLimit) applyRateLimit(app.getHttpAdapter().getInstance(), rateLimit);
   applyMethodNotAllowed(app);
   applyContentNegotiation(app);
   if (servesApi(config.ROLE)) {
@@ -85,7 +85,6 @@ export async function startApp(
     setUpOpenApi(app);
     server.fastPath = new FastPath({
       handlers,
-      headers: SECURITY_HEADERS,
       rateLimit,
       clientAddress: clientAddress(trust),
       cors,

@@ -1,20 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { HttpMetrics } from '../../health/http-metrics';
-import { REQUEST_ID_HEADER, requestIdOf } from '../../logging/request-id';
+import { addRequestId, requestIdOf } from '../../logging/request-id';
 import { acceptsMedia } from './accepted-media';
 import type { ApiRequest } from './api-http';
 import { ClientRateLimit } from './client-rate-limit';
 import { JSON_MEDIA } from './content-negotiation';
 import { DirectHandler, DirectHandlers } from './direct-routes';
-import { errorResponse } from './error-response';
+import { errorResponse, sendError } from './error-response';
+import { limitRate } from './rate-limit';
 import { RawReply } from './raw-reply';
+import { addSecurityHeaders } from './security-headers';
 
 export interface FastPathOptions {
   /** The direct handlers by Fastify route path: exact (`/summary`) or one final parameter (`/orderbook/:instrument`). */
   readonly handlers: DirectHandlers;
-  /** Fixed headers of every response (the security headers). */
-  readonly headers: Readonly<Record<string, string>>;
   /** The limit Fastify's routes apply too; undefined when the limit is off. */
   readonly rateLimit: ClientRateLimit | undefined;
   /** The client's address as Fastify's `request.ip` gives it (trusted proxies considered). */
@@ -79,14 +79,13 @@ export class FastPath {
       metrics &&
         ((status) => metrics.record('GET', apiRequest.path, status, (performance.now() - started) / 1000)),
     );
-    reply.header(REQUEST_ID_HEADER, requestIdOf(request));
-    reply.addHeaders(this.options.headers);
+    addRequestId(reply, requestIdOf(request));
+    addSecurityHeaders(url, reply);
     const { rateLimit } = this.options;
     if (rateLimit) {
-      const decision = rateLimit.hit(this.options.clientAddress(request));
-      reply.addHeaders(decision.headers);
-      if (decision.limited) {
-        fail(reply, rateLimit.error(decision));
+      const refused = limitRate(rateLimit, url, this.options.clientAddress(request), reply);
+      if (refused) {
+        fail(reply, refused);
         return true;
       }
     }
@@ -132,8 +131,6 @@ function hasBody(request: IncomingMessage): boolean {
 
 /** The error as the exception filter answers it. */
 function fail(reply: RawReply, error: unknown): void {
-  const { status, body, headers } = errorResponse(error);
-  if (reply.done) return;
-  if (headers) reply.addHeaders(headers);
-  reply.status(status).header('cache-control', 'no-store').send(body);
+  const response = errorResponse(error);
+  if (!reply.done) sendError(reply, response);
 }
