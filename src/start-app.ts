@@ -3,19 +3,18 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import type { Logger as PinoLogger } from 'pino';
-import { CoingeckoController } from './api/coingecko/coingecko.controller';
+import { ApiRoutes } from './api/api-routes';
 import { ApiExceptionFilter } from './api/http/api-exception.filter';
 import { ApiServer } from './api/http/api-server';
 import { applyContentNegotiation } from './api/http/content-negotiation';
 import { clientAddress, proxyTrust } from './api/http/client-address';
 import { ClientRateLimit } from './api/http/client-rate-limit';
-import { DirectHandlers, serveDirectly } from './api/http/direct-routes';
 import { FastPath } from './api/http/fast-path';
 import { frameworkErrors } from './api/http/framework-errors';
 import { applyMethodNotAllowed } from './api/http/method-not-allowed';
 import { applyRateLimit } from './api/http/rate-limit';
 import { applySecurityHeaders } from './api/http/security-headers';
-import { ListingController } from './api/listing/listing.controller';
+import { serveRoutes } from './api/http/serve-routes';
 import { setUpOpenApi } from './api/openapi';
 import { AppModule, servesApi } from './app.module';
 import { AppConfig } from './config/app-config';
@@ -77,14 +76,11 @@ export async function startApp(
   applyMethodNotAllowed(app);
   applyContentNegotiation(app);
   if (servesApi(config.ROLE)) {
-    const handlers: DirectHandlers = new Map([
-      ...app.get(ListingController).directHandlers(),
-      ...app.get(CoingeckoController).directHandlers(),
-    ]);
-    serveDirectly(app, handlers);
+    const routes = app.get(ApiRoutes).all;
+    serveRoutes(app.getHttpAdapter().getInstance(), routes);
     setUpOpenApi(app);
     server.fastPath = new FastPath({
-      handlers,
+      routes,
       rateLimit,
       clientAddress: clientAddress(trust),
       cors,
