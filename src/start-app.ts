@@ -3,24 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import type { Logger as PinoLogger } from 'pino';
-import { CoingeckoController } from './api/coingecko/coingecko.controller';
-import { ApiExceptionFilter } from './api/http/api-exception.filter';
-import { ApiServer } from './api/http/api-server';
-import { applyContentNegotiation } from './api/http/content-negotiation';
-import { clientAddress, proxyTrust } from './api/http/client-address';
-import { ClientRateLimit } from './api/http/client-rate-limit';
-import { DirectHandlers, serveDirectly } from './api/http/direct-routes';
-import { FastPath } from './api/http/fast-path';
-import { frameworkErrors } from './api/http/framework-errors';
-import { applyMethodNotAllowed } from './api/http/method-not-allowed';
-import { applyRateLimit } from './api/http/rate-limit';
-import { applySecurityHeaders, SECURITY_HEADERS } from './api/http/security-headers';
-import { ListingController } from './api/listing/listing.controller';
-import { setUpOpenApi } from './api/openapi';
+import { HttpApi } from './api/http-api';
 import { AppModule, servesApi } from './app.module';
 import { AppConfig } from './config/app-config';
 import { operationsOptions } from './health/fastify-operations';
-import { HttpMetrics, observeHttp } from './health/http-metrics';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
 import { UpstreamSettings } from './upstream/upstream-settings';
@@ -48,50 +34,14 @@ export async function startApp(
   logger: LoggerService | LogLevel[] | false = ['error', 'warn', 'log'],
   httpLogger?: PinoLogger,
 ): Promise<RunningApp> {
-  const trust = proxyTrust(config.TRUST_PROXY);
-  const server = new ApiServer(config.REQUEST_TIMEOUT_MS, trust);
+  const http = new HttpApi(config, servesApi(config.ROLE));
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
-    new FastifyAdapter({
-      frameworkErrors,
-      // `/summary/` is `/summary`: served the same, never redirected.
-      routerOptions: { ignoreTrailingSlash: true },
-      ...operationsOptions(httpLogger),
-      ...server.fastifyOptions(),
-    }),
+    new FastifyAdapter({ ...operationsOptions(httpLogger), ...http.fastifyOptions() }),
     // Fail with an error the caller sees, instead of exiting the process.
     { logger, abortOnError: false },
   );
-  observeHttp(app.getHttpAdapter().getInstance(), app.get(HttpMetrics));
-  app.useGlobalFilters(new ApiExceptionFilter());
-  applySecurityHeaders(app);
-  const corsOrigins = (config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
-  const cors = corsOrigins[0] !== '';
-  if (cors)
-    app.enableCors({ origin: corsOrigins.includes('*') ? '*' : corsOrigins, methods: ['GET', 'HEAD'] });
-  const rateLimit =
-    servesApi(config.ROLE) && config.RATE_LIMIT_PER_MINUTE > 0
-      ? new ClientRateLimit(config.RATE_LIMIT_PER_MINUTE)
-      : undefined;
-  if (rateLimit) applyRateLimit(app, rateLimit);
-  applyMethodNotAllowed(app);
-  applyContentNegotiation(app);
-  if (servesApi(config.ROLE)) {
-    const handlers: DirectHandlers = new Map([
-      ...app.get(ListingController).directHandlers(),
-      ...app.get(CoingeckoController).directHandlers(),
-    ]);
-    serveDirectly(app, handlers);
-    setUpOpenApi(app);
-    server.fastPath = new FastPath({
-      handlers,
-      headers: SECURITY_HEADERS,
-      rateLimit,
-      clientAddress: clientAddress(trust),
-      cors,
-      metrics: app.get(HttpMetrics),
-    });
-  }
+  http.setUp(app);
   const drain = new HttpDrain(app.getHttpServer());
   await listenQuietly(app, config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,18 +1,29 @@
 import { Module } from '@nestjs/common';
 import { ApiReadiness } from './api-readiness';
-import { CmcController } from './cmc/cmc.controller';
-import { CoingeckoController } from './coingecko/coingecko.controller';
-import { Responder } from './http/responder';
-import { ListingController } from './listing/listing.controller';
-import { MirrorController } from './mirror/mirror.controller';
+import { ApiRoutes } from './api-routes';
+import { CmcEndpoints } from './cmc/cmc-endpoints';
+import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
+import { ListingEndpoints } from './listing/listing-endpoints';
+import { MirrorEndpoints } from './mirror/mirror-endpoints';
 import { ExchangeCatalog } from './views/exchange-catalog';
 import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
+import { Responder } from './views/responder';
 
-/** The API role: every listing endpoint and the REST mirror, served from the stored state. */
+/** The API role: every listing endpoint and the REST mirror, served from the stored state (`ApiRoutes`). */
 @Module({
-  controllers: [ListingController, CmcController, CoingeckoController, MirrorController],
-  providers: [MarketViews, ListingService, ExchangeCatalog, Responder, ApiReadiness],
+  providers: [
+    MarketViews,
+    ListingService,
+    ExchangeCatalog,
+    Responder,
+    ApiReadiness,
+    ListingEndpoints,
+    CmcEndpoints,
+    CoingeckoEndpoints,
+    MirrorEndpoints,
+    ApiRoutes,
+  ],
   exports: [MarketViews],
 })
 export class ApiModule {}

@@ -4,7 +4,7 @@ import { openApiDocument } from './openapi/openapi-document';
 
 /**
  * The OpenAPI document at `/docs-json` and a browsable page for it at `/docs`. The document is
- * written out in `openapi/` rather than gathered from the controllers, so that every response has its
+ * written out in `openapi/` rather than gathered from decorators, so that every response has its
  * schema; a test holds it and the served routes together.
  */
 export function setUpOpenApi(app: NestFastifyApplication): void {

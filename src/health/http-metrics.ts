@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Metric, Registry } from 'prom-client';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
+import { addRequestId } from '../logging/request-id';
 
 /** Route label of requests that matched no route: raw URLs would make a series per URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -125,7 +125,7 @@ export class HttpMetrics {
  */
 export function observeHttp(fastify: FastifyInstance, metrics: HttpMetrics): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
+    addRequestId(reply, request.id);
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -10,6 +10,8 @@ export interface ApiRequest {
 /** What an endpoint does with its reply: Fastify's reply does it, and so does the fast path's. */
 export interface ApiReply {
   header(name: string, value: string): unknown;
+  /** Sets several headers at once, in their order. */
+  headers(values: Readonly<Record<string, string>>): unknown;
   status(code: number): unknown;
   /** A Buffer as it is; an object as JSON; nothing for a response without a body. */
   send(payload?: Buffer | object): unknown;

@@ -22,7 +22,7 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
  * header, a request that took too long) answered with the JSON error body.
  */
 export class ApiServer {
-  /** Set once the controllers exist; until then Fastify answers everything. */
+  /** Set once the route handlers exist; until then Fastify answers everything. */
   fastPath: FastPath | undefined;
 
   constructor(

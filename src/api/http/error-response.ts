@@ -1,5 +1,6 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { ApiError, ErrorBody, errorBody } from './api-error';
+import type { ApiReply } from './api-http';
 
 const CODES: Record<number, string> = {
   400: 'bad_request',
@@ -44,6 +45,14 @@ export function errorResponse(exception: unknown): ErrorResponse {
   if (status !== undefined) return { status, body: errorBody(codeOf(status), (exception as Error).message) };
   logger.error(`unexpected error: ${(exception as Error)?.stack ?? String(exception)}`);
   return { status: 500, body: errorBody('internal_error', 'internal error') };
+}
+
+/** Sends an error response: the exception filter and the fast path both answer errors here. */
+export function sendError(reply: ApiReply, { status, body, headers }: ErrorResponse): void {
+  if (headers) reply.headers(headers);
+  reply.status(status);
+  reply.header('cache-control', 'no-store');
+  reply.send(body);
 }
 
 export function codeOf(status: number): string {

@@ -1,20 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { HttpMetrics } from '../../health/http-metrics';
-import { REQUEST_ID_HEADER, requestIdOf } from '../../logging/request-id';
+import { addRequestId, requestIdOf } from '../../logging/request-id';
 import { acceptsMedia } from './accepted-media';
 import type { ApiRequest } from './api-http';
 import { ClientRateLimit } from './client-rate-limit';
 import { JSON_MEDIA } from './content-negotiation';
-import { DirectHandler, DirectHandlers } from './direct-routes';
-import { errorResponse } from './error-response';
+import type { ApiRoute, RouteHandler } from './api-route';
+import { errorResponse, sendError } from './error-response';
+import { limitRate } from './rate-limit';
 import { RawReply } from './raw-reply';
+import { addSecurityHeaders } from './security-headers';
 
 export interface FastPathOptions {
-  /** The direct handlers by Fastify route path: exact (`/summary`) or one final parameter (`/orderbook/:instrument`). */
-  readonly handlers: DirectHandlers;
-  /** Fixed headers of every response (the security headers). */
-  readonly headers: Readonly<Record<string, string>>;
+  /** The API's routes; it answers those marked `fastPath`, each exact (`/summary`) or with one final parameter. */
+  readonly routes: readonly ApiRoute[];
   /** The limit Fastify's routes apply too; undefined when the limit is off. */
   readonly rateLimit: ClientRateLimit | undefined;
   /** The client's address as Fastify's `request.ip` gives it (trusted proxies considered). */
@@ -28,7 +28,7 @@ export interface FastPathOptions {
 interface Route {
   /** The route's pattern as Fastify knows it, for the metrics. */
   readonly path: string;
-  readonly handler: DirectHandler;
+  readonly handler: RouteHandler;
 }
 
 interface ParamRoute extends Route {
@@ -43,7 +43,7 @@ const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 /**
  * Answers the hot cached GETs (`/summary`, `/ticker`, `/orderbook/btc_usdt` ...) straight from the
  * node:http request, ahead of Fastify: Fastify's request lifecycle and the hooks around it cost
- * several times what sending a cached body does. It calls the same controller methods, with the same
+ * several times what sending a cached body does. It calls the same route handlers, with the same
  * security headers, the same rate limit (the same limiter instance) and the same error bodies, so
  * that its responses are those Fastify would give. Anything it is not sure to answer the same way
  * (another method, a query string, an escape, a trailing slash, a body, CORS, an `Accept` header
@@ -54,7 +54,8 @@ export class FastPath {
   private readonly withParam: ParamRoute[] = [];
 
   constructor(private readonly options: FastPathOptions) {
-    for (const [path, handler] of options.handlers) {
+    for (const { path, handler, fastPath } of options.routes) {
+      if (!fastPath) continue;
       const colon = path.indexOf(':');
       if (colon === -1) this.exact.set(path, { path, handler });
       else if (path.lastIndexOf('/') < colon && path.indexOf(':', colon + 1) === -1)
@@ -79,14 +80,13 @@ export class FastPath {
       metrics &&
         ((status) => metrics.record('GET', apiRequest.path, status, (performance.now() - started) / 1000)),
     );
-    reply.header(REQUEST_ID_HEADER, requestIdOf(request));
-    reply.addHeaders(this.options.headers);
+    addRequestId(reply, requestIdOf(request));
+    addSecurityHeaders(url, reply);
     const { rateLimit } = this.options;
     if (rateLimit) {
-      const decision = rateLimit.hit(this.options.clientAddress(request));
-      reply.addHeaders(decision.headers);
-      if (decision.limited) {
-        fail(reply, rateLimit.error(decision));
+      const refused = limitRate(rateLimit, url, this.options.clientAddress(request), reply);
+      if (refused) {
+        fail(reply, refused);
         return true;
       }
     }
@@ -132,8 +132,6 @@ function hasBody(request: IncomingMessage): boolean {
 
 /** The error as the exception filter answers it. */
 function fail(reply: RawReply, error: unknown): void {
-  const { status, body, headers } = errorResponse(error);
-  if (reply.done) return;
-  if (headers) reply.addHeaders(headers);
-  reply.status(status).header('cache-control', 'no-store').send(body);
+  const response = errorResponse(error);
+  if (!reply.done) sendError(reply, response);
 }

@@ -1,21 +1,33 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ApiReply } from './api-http';
+import { ApiError } from './api-error';
 import { ClientRateLimit } from './client-rate-limit';
 
 const UNLIMITED = /^\/(health\/|metrics\/?(\?|$))/;
 
 /**
- * The per-client limit on every API path Fastify answers but health and metrics; a limited request
- * leaves through the exception filter as a 429 with the JSON error body. The fast path applies the
- * same `limit` to what it answers.
+ * Counts a request to `url` from `client` against `limit` (health and metrics are not limited) and
+ * adds the limit's headers to `reply`: the 429 to answer with when the client is over the limit.
+ * Fastify's hook and the fast path both limit here, with the same limiter instance.
  */
-export function applyRateLimit(app: NestFastifyApplication, limit: ClientRateLimit): void {
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRequest', (request, reply, done) => {
-      if (UNLIMITED.test(request.url)) return done();
-      const decision = limit.hit(request.ip);
-      reply.headers(decision.headers);
-      done(decision.limited ? limit.error(decision) : undefined);
-    });
+export function limitRate(
+  limit: ClientRateLimit,
+  url: string,
+  client: string,
+  reply: ApiReply,
+): ApiError | undefined {
+  if (UNLIMITED.test(url)) return undefined;
+  const decision = limit.hit(client);
+  reply.headers(decision.headers);
+  return decision.limited ? limit.error(decision) : undefined;
+}
+
+/**
+ * The per-client limit on every API path Fastify answers; a limited request leaves through the
+ * exception filter as a 429 with the JSON error body.
+ */
+export function applyRateLimit(fastify: FastifyInstance, limit: ClientRateLimit): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    done(limitRate(limit, request.url, request.ip, reply));
+  });
 }

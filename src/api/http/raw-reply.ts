@@ -13,7 +13,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export class RawReply implements ApiReply {
   private code = 200;
-  private readonly headers: Record<string, string> = {};
+  private readonly written: Record<string, string> = {};
 
   constructor(
     private readonly response: ServerResponse,
@@ -27,13 +27,13 @@ export class RawReply implements ApiReply {
   }
 
   header(name: string, value: string): this {
-    this.headers[name.toLowerCase()] = value;
+    this.written[name.toLowerCase()] = value;
     return this;
   }
 
   /** Sets several headers at once, in their order. */
-  addHeaders(headers: Readonly<Record<string, string>>): this {
-    for (const name in headers) this.headers[name] = headers[name];
+  headers(values: Readonly<Record<string, string>>): this {
+    for (const name in values) this.written[name] = values[name];
     return this;
   }
 
@@ -44,8 +44,8 @@ export class RawReply implements ApiReply {
 
   send(payload?: Buffer | object): this {
     if (payload === undefined) {
-      if (this.code !== 204 && this.code !== 304) this.headers['content-length'] = '0';
-      this.response.writeHead(this.code, this.headers).end();
+      if (this.code !== 204 && this.code !== 304) this.written['content-length'] = '0';
+      this.response.writeHead(this.code, this.written).end();
       this.sent?.(this.code);
       return this;
     }
@@ -53,11 +53,11 @@ export class RawReply implements ApiReply {
     if (Buffer.isBuffer(payload)) {
       bytes = payload;
     } else {
-      this.headers['content-type'] ??= JSON_TYPE;
+      this.written['content-type'] ??= JSON_TYPE;
       bytes = JSON.stringify(payload);
     }
-    this.headers['content-length'] = String(Buffer.byteLength(bytes));
-    this.response.writeHead(this.code, this.headers).end(bytes);
+    this.written['content-length'] = String(Buffer.byteLength(bytes));
+    this.response.writeHead(this.code, this.written).end(bytes);
     this.sent?.(this.code);
     return this;
   }

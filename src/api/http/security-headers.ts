@@ -1,4 +1,5 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ApiReply } from './api-http';
 
 /**
  * Sent with every response. The API serves JSON only, so the policy allows nothing to load or
@@ -16,13 +17,15 @@ const FOR_DOCS_PAGE = Object.fromEntries(
   Object.entries(SECURITY_HEADERS).filter(([name]) => name !== 'content-security-policy'),
 );
 
+/** The security headers of the response to `url`; Fastify's hook and the fast path both add them here. */
+export function addSecurityHeaders(url: string, reply: ApiReply): void {
+  reply.headers(DOCS_PAGE.test(url) ? FOR_DOCS_PAGE : SECURITY_HEADERS);
+}
+
 /** Adds the security headers to everything Fastify answers. */
-export function applySecurityHeaders(app: NestFastifyApplication): void {
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRequest', (request, reply, done) => {
-      reply.headers(DOCS_PAGE.test(request.url) ? FOR_DOCS_PAGE : SECURITY_HEADERS);
-      done();
-    });
+export function applySecurityHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    addSecurityHeaders(request.url, reply);
+    done();
+  });
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { MarketInfo } from '../../market/market-info';
 import { BookView } from '../../store/state-store';
-import { ListingService, WindowTrades } from '../views/listing-service';
-import type { ApiReply, ApiRequest } from './api-http';
-import { BuiltResponse, ResponseCache } from './response-cache';
-import { sendCached } from './send-cached';
+import type { ApiReply, ApiRequest } from '../http/api-http';
+import { BuiltResponse, ResponseCache } from '../http/response-cache';
+import { sendCached } from '../http/send-cached';
+import { ListingService, WindowTrades } from './listing-service';
 
 /** `Cache-Control` of the endpoints, in line with how often their data changes. */
 export const CACHE = {

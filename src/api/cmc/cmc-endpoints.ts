@@ -1,9 +1,8 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Injectable } from '@nestjs/common';
+import type { ApiReply, ApiRequest } from '../http/api-http';
 import { toJson } from '../../market/json-number';
 import { hasLastPrice } from '../../market/market-summary';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { cmcDepthParam } from './cmc-depth-param';
@@ -17,27 +16,15 @@ import {
   cmcTradeRecord,
 } from './cmc-records';
 
-const PAIR_PARAM = {
-  name: 'pair',
-  example: 'BTC_USDT',
-  description: 'base_quote in any letter case, with _ or -',
-};
-
 /** CoinMarketCap's spot endpoints: summary, assets, ticker, order book and trades per pair. */
-@ApiTags('coinmarketcap')
-@Controller('cmc')
-export class CmcController {
+@Injectable()
+export class CmcEndpoints {
   constructor(
     private readonly listing: ListingService,
     private readonly responder: Responder,
   ) {}
 
-  @Get('summary')
-  @ApiOperation({
-    summary:
-      'Every listed market with a known last price: best prices, 24-hour volumes, change (percent), high and low',
-  })
-  summary(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  summary(request: ApiRequest, reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'cmc:summary',
@@ -53,12 +40,7 @@ export class CmcController {
     });
   }
 
-  @Get('assets')
-  @ApiOperation({
-    summary:
-      'Assets keyed by upper-case symbol: name, and where the assets file states them, UCID, withdraw and deposit terms, fees',
-  })
-  assets(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  assets(request: ApiRequest, reply: ApiReply): void {
     const { generation } = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'cmc:assets',
@@ -72,12 +54,7 @@ export class CmcController {
     });
   }
 
-  @Get('ticker')
-  @ApiOperation({
-    summary:
-      'Markets with a known last price, keyed by upper-case BASE_QUOTE: base and quote UCIDs when known, last price, 24-hour volumes, isFrozen (0 or 1)',
-  })
-  ticker(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  ticker(request: ApiRequest, reply: ApiReply): void {
     const listing = this.listing.markets();
     this.responder.send(request, reply, {
       key: 'cmc:ticker',
@@ -102,27 +79,11 @@ export class CmcController {
     });
   }
 
-  @Get('orderbook/:pair')
-  @ApiOperation({
-    summary: 'Level 2 book: bids descending, asks ascending, [price, amount]; timestamp in milliseconds',
-  })
-  @ApiParam(PAIR_PARAM)
-  @ApiQuery({
-    name: 'depth',
-    required: false,
-    description: '0 or absent: full book; N: N/2 levels per side (an odd N: (N - 1)/2)',
-  })
-  @ApiQuery({
-    name: 'level',
-    required: false,
-    description:
-      '1: best bid and ask only; 2 (default): every price level; 3: the same as 2, the finest book the exchange publishes (it aggregates by price)',
-  })
   async orderbook(
-    @Param('pair') pair: string,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    pair: string,
+    query: Record<string, unknown>,
+    request: ApiRequest,
+    reply: ApiReply,
   ): Promise<void> {
     const market = this.listing.market(pair);
     const perSide = cmcDepthParam(query.depth);
@@ -137,14 +98,7 @@ export class CmcController {
     );
   }
 
-  @Get('trades/:pair')
-  @ApiOperation({ summary: 'Every trade of the last 24 hours, newest first; type is the taker side' })
-  @ApiParam(PAIR_PARAM)
-  async trades(
-    @Param('pair') pair: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async trades(pair: string, request: ApiRequest, reply: ApiReply): Promise<void> {
     const market = this.listing.market(pair);
     await this.responder.sendTrades(request, reply, market, `cmc:trades:${market.instrument}`, (window) =>
       toJson(window.trades.map(cmcTradeRecord)),

@@ -1,31 +1,22 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CANDLE_INTERVALS, MAX_CANDLES } from '../../market/candle-interval';
+import { Injectable } from '@nestjs/common';
+import type { ApiReply, ApiRequest } from '../http/api-http';
 import { dotNetTicks } from '../../market/dotnet-ticks';
 import { readHistoryQuery } from '../../market/history-query';
 import { toJson } from '../../market/json-number';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { ApiError } from '../http/api-error';
-import { CACHE, Responder } from '../http/responder';
+import { CACHE, Responder } from '../views/responder';
 import { ExchangeCatalog } from '../views/exchange-catalog';
 import { ListingService } from '../views/listing-service';
 import { historyCandles } from './history-candles';
 import { depthRecord, exchangeInfoJson, historyRecord, pairsJson } from './mirror-records';
 
-const INSTRUMENT_PARAM = {
-  name: 'instrument',
-  example: 'btc_usdt',
-  description: 'base_quote as the exchange writes it (lower case); any letter case with _ or - is accepted',
-};
-
 /**
  * The exchange's public REST at its own paths and in its own shapes, served from the gateway's state
  * instead of the exchange: the market list, the order book and candles.
  */
-@ApiTags('mirror')
-@Controller()
-export class MirrorController {
+@Injectable()
+export class MirrorEndpoints {
   private pairs = { refreshedAt: Number.NaN, json: '' };
 
   constructor(
@@ -34,11 +25,7 @@ export class MirrorController {
     private readonly responder: Responder,
   ) {}
 
-  @Get('frontoffice/api/info')
-  @ApiOperation({
-    summary: 'Every market of the exchange, hidden ones included (hidden: 1); serverTime in .NET ticks',
-  })
-  async info(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async info(request: ApiRequest, reply: ApiReply): Promise<void> {
     const catalog = await this.catalog.catalog();
     const pairs = this.pairsJson(catalog);
     const now = Date.now();
@@ -52,52 +39,18 @@ export class MirrorController {
     });
   }
 
-  @Get('marketdata/instruments/:instrument/depth')
-  @ApiOperation({
-    summary: 'Full book: both sides ascending by price, amounts and prices as numbers, version, totals',
-  })
-  @ApiParam(INSTRUMENT_PARAM)
-  async depth(
-    @Param('instrument') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async depth(name: string, request: ApiRequest, reply: ApiReply): Promise<void> {
     const market = await this.mirroredMarket(name);
     await this.responder.sendBook(request, reply, market, `mirror:depth:${market.instrument}`, (book) =>
       toJson(depthRecord(market.instrument, book)),
     );
   }
 
-  @Get('marketdata/instruments/:instrument/history')
-  @ApiOperation({
-    summary:
-      'Candles of the trades the gateway holds (the last 24 hours) in [startDate, endDate); ' +
-      'older parts of the range are empty',
-  })
-  @ApiParam(INSTRUMENT_PARAM)
-  @ApiQuery({
-    name: 'startDate',
-    required: true,
-    example: '2024-05-01T00:00:00',
-    description: 'UTC, inclusive',
-  })
-  @ApiQuery({
-    name: 'endDate',
-    required: true,
-    example: '2024-05-02T00:00:00',
-    description: 'UTC, exclusive',
-  })
-  @ApiQuery({ name: 'type', required: true, enum: CANDLE_INTERVALS })
-  @ApiQuery({
-    name: 'count',
-    required: false,
-    description: `the newest N candles, 1 to ${MAX_CANDLES} (default ${MAX_CANDLES})`,
-  })
   async history(
-    @Param('instrument') name: string,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    name: string,
+    query: Record<string, unknown>,
+    request: ApiRequest,
+    reply: ApiReply,
   ): Promise<void> {
     const market = await this.mirroredMarket(name);
     const reading = readHistoryQuery(query);

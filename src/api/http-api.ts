@@ -1,0 +1,77 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { HttpMetrics, observeHttp } from '../health/http-metrics';
+import { ApiRoutes } from './api-routes';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { ApiServer } from './http/api-server';
+import { clientAddress, ProxyTrust, proxyTrust } from './http/client-address';
+import { ClientRateLimit } from './http/client-rate-limit';
+import { applyContentNegotiation } from './http/content-negotiation';
+import { FastPath } from './http/fast-path';
+import { frameworkErrors } from './http/framework-errors';
+import { applyMethodNotAllowed } from './http/method-not-allowed';
+import { applyRateLimit } from './http/rate-limit';
+import { applySecurityHeaders } from './http/security-headers';
+import { serveRoutes } from './http/serve-routes';
+import { setUpOpenApi } from './openapi';
+
+/**
+ * How the application answers HTTP: the server and its limits, the hooks every response goes through
+ * (request id and metrics, security headers, CORS, rate limit, 405, 406, error bodies), and for the
+ * API role its routes, served by Fastify and, for the hot ones, by the fast path ahead of it.
+ */
+export class HttpApi {
+  private readonly trust: ProxyTrust | undefined;
+  private readonly server: ApiServer;
+
+  constructor(
+    private readonly config: AppConfig,
+    /** The application serves the API's routes (its role includes the API). */
+    private readonly servesRoutes: boolean,
+  ) {
+    this.trust = proxyTrust(config.TRUST_PROXY);
+    this.server = new ApiServer(config.REQUEST_TIMEOUT_MS, this.trust);
+  }
+
+  /** Options of the Fastify instance, to be given to its adapter. */
+  fastifyOptions(): FastifyServerOptions {
+    return {
+      frameworkErrors,
+      // `/summary/` is `/summary`: served the same, never redirected.
+      routerOptions: { ignoreTrailingSlash: true },
+      ...this.server.fastifyOptions(),
+    };
+  }
+
+  /** Sets `app` up to answer; before it is initialised, as some hooks learn routes as they are added. */
+  setUp(app: NestFastifyApplication): void {
+    const fastify = app.getHttpAdapter().getInstance();
+    const metrics = app.get(HttpMetrics);
+    observeHttp(fastify, metrics);
+    app.useGlobalFilters(new ApiExceptionFilter());
+    applySecurityHeaders(fastify);
+    const corsOrigins = (this.config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
+    const cors = corsOrigins[0] !== '';
+    if (cors)
+      app.enableCors({ origin: corsOrigins.includes('*') ? '*' : corsOrigins, methods: ['GET', 'HEAD'] });
+    const rateLimit =
+      this.servesRoutes && this.config.RATE_LIMIT_PER_MINUTE > 0
+        ? new ClientRateLimit(this.config.RATE_LIMIT_PER_MINUTE)
+        : undefined;
+    if (rateLimit) applyRateLimit(fastify, rateLimit);
+    applyMethodNotAllowed(app);
+    applyContentNegotiation(app);
+    if (!this.servesRoutes) return;
+    const routes = app.get(ApiRoutes).all;
+    serveRoutes(fastify, routes);
+    setUpOpenApi(app);
+    this.server.fastPath = new FastPath({
+      routes,
+      rateLimit,
+      clientAddress: clientAddress(this.trust),
+      cors,
+      metrics,
+    });
+  }
+}
