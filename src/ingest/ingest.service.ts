@@ -5,8 +5,6 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { setMaxListeners } from 'node:events';
-import { Registry } from 'prom-client';
 import { Readiness } from '../health/readiness';
 import { AppConfig } from '../config/app-config';
 import { BookSyncOptions } from '../market/book-synchronizer';
@@ -17,26 +15,23 @@ import { STATE_STORE } from '../store/store.module';
 import { StateStore, WriteFence } from '../store/state-store';
 import { GatewayClient } from '../upstream/gateway/gateway-client';
 import { level1Subscription } from '../upstream/gateway/market-data-subscriptions';
-import { HubClient } from '../upstream/hub/hub-client';
 import { ReconnectBackoff } from '../upstream/reconnect-backoff';
 import { RestClient } from '../upstream/rest/rest-client';
-import { UPSTREAM_SETTINGS } from '../upstream/upstream.module';
-import { UpstreamSettings } from '../upstream/upstream-settings';
-import { registerCatalogInputMetrics } from './catalog/catalog-input-metrics';
 import { CatalogInputHealth, CatalogInputName } from './catalog/catalog-inputs';
 import { CatalogRefresher } from './catalog/catalog-refresher';
-import { BookFeed } from './feeds/book-feed';
-import { GatewayBookFeed } from './feeds/gateway-book-feed';
-import { HubBookFeed } from './feeds/hub-book-feed';
-import { TradeFeed } from './feeds/trade-feed';
+import { BOOK_FEED, BookFeed } from './feeds/book-feed';
+import { TRADE_FEED, TradeFeed } from './feeds/trade-feed';
 import { CATALOG_REFRESH_JOB, ingestJobs } from './ingest-jobs';
 import { IngestMetrics } from './ingest-metrics';
+import { IngestedInstruments } from './ingested-instruments';
 import { InstrumentPipeline } from './instrument-pipeline';
 import { OWNER_REQUESTS, OwnerRequest, OwnerRequests } from './owner-requests/owner-request';
 import { INSTRUMENT_OWNERSHIP, InstrumentOwnership, LossReason } from './ownership/instrument-ownership';
 import { OwnershipMetrics } from './ownership/ownership-metrics';
 import { SerialWork } from './serial-work';
+import { ShutdownSignal } from './shutdown-signal';
 import { StateWriter } from './state-writer';
+import { UpstreamConnections } from './upstream-connections';
 
 const TICK_MS = 50;
 /** Candles of 5 minutes cover 24 hours in one request (288 buckets, within the 1,000 limit). */
@@ -44,14 +39,6 @@ const CANDLE_INTERVAL = '5m';
 const CANDLE_COUNT = 289;
 /** How long a newly owned instrument may sync before its first write replaces the stored state anyway. */
 const FIRST_WRITE_WAIT_MS = 5_000;
-
-/** Per-instrument resources that live and die with the instrument's pipeline. */
-interface Ingested {
-  /** The market as the catalogue described it when the pipeline was opened. */
-  readonly market: MarketInfo;
-  readonly pipeline: InstrumentPipeline;
-  readonly feeds: { close(): void }[];
-}
 
 /**
  * The ingest role: keeps a pipeline fed by the upstream feeds for every listed market this replica
@@ -64,15 +51,9 @@ interface Ingested {
 export class IngestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IngestService.name);
   private readonly now = () => Date.now();
-  private readonly ingested = new Map<string, Ingested>();
-  private readonly bookFeed: BookFeed;
-  private readonly tradeFeed?: TradeFeed;
-  private readonly catalog: CatalogRefresher;
-  private readonly writer: StateWriter;
   private readonly ownerWork = new SerialWork();
-  private readonly metrics: IngestMetrics;
-  private readonly ownershipMetrics: OwnershipMetrics;
-  private readonly syncOptions: BookSyncOptions;
+  /** Both feeds answer a (re)subscription with a snapshot, which is cheaper than a REST snapshot. */
+  private readonly syncOptions: BookSyncOptions = { recovery: 'reopen-stream' };
   /** The newest catalogue loaded, and its listed (not hidden) markets by instrument. */
   private loadedCatalog?: MarketCatalog;
   private listed = new Map<string, MarketInfo>();
@@ -80,66 +61,28 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   private catalogTimer?: NodeJS.Timeout;
   private catalogRetry?: NodeJS.Timeout;
   private stopListening?: () => void;
-  private stopped = false;
-  /** Aborts the REST calls still running at shutdown, which would otherwise go on retrying. */
-  private readonly shutdown = abortControllerForAnyNumberOfCalls();
-  private storeFailing = false;
   /** Instruments whose last candle refresh failed; they keep the candles they had. */
   private readonly candlesFailing = new Set<string>();
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(STATE_STORE) private readonly store: StateStore,
-    @Inject(UPSTREAM_SETTINGS) settings: UpstreamSettings,
     @Inject(RestClient) private readonly rest: RestClient,
-    @Inject(HubClient) private readonly hub: HubClient,
     @Inject(GatewayClient) private readonly gateway: GatewayClient,
-    @Inject(Registry) registry: Registry,
+    @Inject(UpstreamConnections) private readonly upstream: UpstreamConnections,
+    @Inject(BOOK_FEED) private readonly bookFeed: BookFeed,
+    @Inject(TRADE_FEED) private readonly tradeFeed: TradeFeed | null,
+    @Inject(CatalogRefresher) private readonly catalog: CatalogRefresher,
+    @Inject(StateWriter) private readonly writer: StateWriter,
+    @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
+    @Inject(OwnershipMetrics) private readonly ownershipMetrics: OwnershipMetrics,
+    @Inject(IngestedInstruments) private readonly ingested: IngestedInstruments,
+    @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
     @Inject(Readiness) readiness: Readiness,
     @Inject(INSTRUMENT_OWNERSHIP) private readonly ownership: InstrumentOwnership,
     @Inject(OWNER_REQUESTS) private readonly ownerRequests: OwnerRequests,
     @Inject(JOB_SCHEDULER) private readonly jobs: JobScheduler,
   ) {
-    const fromHub = config.BOOK_SOURCE === 'hub';
-    this.bookFeed = fromHub ? new HubBookFeed(hub) : new GatewayBookFeed(gateway);
-    // Both feeds answer a (re)subscription with a snapshot, which is cheaper than a REST snapshot.
-    this.syncOptions = { recovery: 'reopen-stream' };
-    if (settings.credentials) {
-      this.tradeFeed = new TradeFeed(gateway, { snapshotCount: config.TRADES_SNAPSHOT_COUNT, now: this.now });
-    }
-    this.catalog = new CatalogRefresher(rest, gateway, store, config.ASSETS_FILE, this.now);
-    this.metrics = new IngestMetrics(
-      registry,
-      () => this.pipelines(),
-      [
-        ...(fromHub
-          ? [{ name: 'hub', state: () => hub.state, reconnects: () => hub.counters.reconnects }]
-          : []),
-        { name: 'gateway', state: () => gateway.state, reconnects: () => gateway.counters.reconnects },
-      ],
-      this.now,
-    );
-    registerCatalogInputMetrics(registry, () => this.catalog.inputs.health());
-    this.ownershipMetrics = new OwnershipMetrics(registry, ownership);
-    this.writer = new StateWriter(store, () => this.pipelines(), config.FLUSH_INTERVAL_MS, {
-      onWritten: (_instruments, durationMs) => {
-        this.metrics.storeWrites.inc({ result: 'written' });
-        this.metrics.storeWriteDuration.observe(durationMs / 1000);
-        if (this.storeFailing) this.logger.log('store writes succeed again');
-        this.storeFailing = false;
-      },
-      // Once per outage: the writer tries again every flush interval.
-      onFailed: (error) => {
-        this.metrics.storeWrites.inc({ result: 'failed' });
-        if (!this.storeFailing)
-          this.logger.warn(`store write failed, the instruments will be written whole: ${error.message}`);
-        this.storeFailing = true;
-      },
-      onFenced: (instrument) => {
-        this.metrics.storeWrites.inc({ result: 'fenced' });
-        this.ownership.fenced(instrument);
-      },
-    });
     readiness.register({
       name: 'ingest',
       check: () => {
@@ -157,7 +100,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
           replicas: status.replicas,
           // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
           unowned: status.unowned ?? null,
-          upstream: this.upstreamConnections(),
+          upstream: this.upstream.describe(),
           // Not part of `ready`: with an input failing the catalogue keeps its last good version.
           catalogInputs: describeInputs(this.catalog.inputs.health()),
           candlesUnavailable: [...this.candlesFailing],
@@ -166,32 +109,17 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     });
   }
 
-  /** Each upstream connection's state, and why it is down when it is: for `/health/ready`. */
-  private upstreamConnections(): Record<string, string> {
-    const shown = (state: string, problem: string | undefined): string =>
-      state === 'connected' || !problem ? state : `${state}: ${problem}`;
-    return {
-      ...(this.config.BOOK_SOURCE === 'hub' ? { hub: shown(this.hub.state, this.hub.problem) } : {}),
-      gateway: shown(this.gateway.state, this.gateway.problem),
-    };
-  }
-
   pipelines(): InstrumentPipeline[] {
-    return [...this.ingested.values()].map((entry) => entry.pipeline);
+    return this.ingested.pipelines();
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.BOOK_SOURCE === 'hub') this.hub.start();
-    this.gateway.start();
+    this.upstream.start();
     this.writer.start();
     this.catalog.start();
     this.ticker = setInterval(() => {
       for (const pipeline of this.pipelines()) pipeline.tick();
     }, TICK_MS);
-    if (!this.tradeFeed)
-      this.logger.warn(
-        'no gateway login configured: no trade feed; 24-hour statistics come from candles and level 1',
-      );
     this.stopListening = this.store.onChange((notice) => {
       if (notice.kind === 'catalog') void this.loadStoredCatalog();
     });
@@ -221,8 +149,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
    * released so that other replicas take over at once, then the upstream connections end.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.shutdown.abort(new Error('shutting down'));
+    this.shutdown.abort();
     clearInterval(this.ticker);
     clearInterval(this.catalogTimer);
     clearTimeout(this.catalogRetry);
@@ -234,8 +161,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     await this.ownership.stop();
     await this.writer.stop();
     await this.ownership.release();
-    for (const instrument of [...this.ingested.keys()]) this.remove(instrument);
-    await Promise.all([this.hub.stop(), this.gateway.stop()]);
+    for (const instrument of this.ingested.instruments()) this.remove(instrument);
+    await this.upstream.stop();
   }
 
   /**
@@ -246,11 +173,11 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     const backoff = new ReconnectBackoff({ initialDelayMs: 4_000, maxDelayMs: 30_000 });
     for (let attempt = 0; ; attempt++) {
       await this.loadStoredCatalog();
-      if (this.loadedCatalog || this.stopped) return;
+      if (this.loadedCatalog || this.shutdown.stopping) return;
       await new Promise((resolve) => {
         this.catalogRetry = setTimeout(resolve, backoff.delay(attempt));
       });
-      if (this.loadedCatalog || this.stopped) return;
+      if (this.loadedCatalog || this.shutdown.stopping) return;
       this.logger.warn('no market catalogue yet, asking for a refresh');
       await this.jobs.runSoon(CATALOG_REFRESH_JOB).catch((error: Error) => {
         this.logger.warn(`market catalogue refresh not requested: ${error.message}`);
@@ -266,7 +193,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       this.logger.warn(`market catalogue unreadable, keeping the last one: ${(error as Error).message}`);
       return;
     }
-    if (!catalog || this.stopped) return;
+    if (!catalog || this.shutdown.stopping) return;
     // Two reads may cross; the older catalogue never replaces the newer.
     if (this.loadedCatalog && catalog.refreshedAt <= this.loadedCatalog.refreshedAt) return;
     this.loadedCatalog = catalog;
@@ -277,7 +204,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     // A catalogue refreshed while the gateway was out of reach has no gateway ids: pipelines opened
     // from it have no trade feed. Once the ids are back, such a pipeline is opened again with them.
     // A catalogue without them leaves running pipelines as they are, trade feeds included.
-    for (const [instrument, entry] of [...this.ingested]) {
+    for (const [instrument, entry] of this.ingested.entries()) {
       const market = this.listed.get(instrument);
       if (!market?.gateway || sameGatewayRef(entry.market.gateway, market.gateway)) continue;
       this.logger.log(`${instrument}: gateway ids changed in the catalogue, its feeds are opened again`);
@@ -289,7 +216,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
 
   private acquired(instrument: string, fence: WriteFence | undefined): void {
     const market = this.listed.get(instrument);
-    if (!market || this.stopped) return;
+    if (!market || this.shutdown.stopping) return;
     this.ownershipMetrics.acquired();
     if (fence) this.logger.log(`${instrument}: owned now (fencing token ${fence.token})`);
     this.remove(instrument);
@@ -308,7 +235,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
 
   private onOwnerRequest(request: OwnerRequest): void {
     for (const instrument of request.instruments) {
-      const pipeline = this.ingested.get(instrument)?.pipeline;
+      const pipeline = this.ingested.pipeline(instrument);
       if (!pipeline) continue;
       if (request.kind === 'verify')
         this.ownerWork.add(`verify:${instrument}`, () => this.verify(instrument));
@@ -333,7 +260,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
         // Logged by the upstream client, at most once in a while: a flood of junk must not flood the log.
         onMalformed: (name) => this.metrics.malformedMessage(name),
         onSnapshotFailed: (name, error) => {
-          if (!this.stopped) this.logger.warn(`${name}: REST snapshot failed: ${error.message}`);
+          if (!this.shutdown.stopping) this.logger.warn(`${name}: REST snapshot failed: ${error.message}`);
         },
         onMessageApplied: () => this.writer.flushIfDue(),
       },
@@ -359,7 +286,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       pipeline.stop();
       return;
     }
-    this.ingested.set(instrument, { market, pipeline, feeds });
+    this.ingested.add({ market, pipeline, feeds });
     if (pipeline.tradeFeed === 'unavailable') this.askCandles(instrument);
   }
 
@@ -400,7 +327,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Checks the book against a REST snapshot, if this replica still owns the instrument. */
   private async verify(instrument: string): Promise<void> {
-    const pipeline = this.ingested.get(instrument)?.pipeline;
+    const pipeline = this.ingested.pipeline(instrument);
     if (!pipeline) return;
     try {
       await pipeline.verify();
@@ -412,7 +339,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async refreshCandles(instrument: string): Promise<void> {
-    const pipeline = this.ingested.get(instrument)?.pipeline;
+    const pipeline = this.ingested.pipeline(instrument);
     if (!pipeline) return;
     const end = this.now();
     try {
@@ -424,7 +351,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
       pipeline.setCandles(candles);
       if (this.candlesFailing.delete(instrument)) this.logger.log(`${instrument}: candles available again`);
     } catch (error) {
-      if (this.stopped) return;
+      if (this.shutdown.stopping) return;
       // Once per spell: the refresh runs again every CANDLE_REFRESH_MS for every such instrument.
       if (!this.candlesFailing.has(instrument))
         this.logger.warn(
@@ -456,11 +383,4 @@ function describeInputs(
 
 function sameGatewayRef(a: MarketInfo['gateway'], b: MarketInfo['gateway']): boolean {
   return a?.instrumentId === b?.instrumentId && a?.symbol === b?.symbol;
-}
-
-/** Every REST call under way or waiting for the budget listens to it, so there is no sane listener cap. */
-function abortControllerForAnyNumberOfCalls(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
 }
