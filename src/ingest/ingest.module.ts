@@ -11,17 +11,23 @@ import { HubClient } from '../upstream/hub/hub-client';
 import { RestClient } from '../upstream/rest/rest-client';
 import { UPSTREAM_SETTINGS } from '../upstream/upstream.module';
 import { UpstreamSettings } from '../upstream/upstream-settings';
+import { CandleSource } from './candle-source';
+import { CatalogFollower } from './catalog/catalog-follower';
 import { registerCatalogInputMetrics } from './catalog/catalog-input-metrics';
 import { CatalogRefresher } from './catalog/catalog-refresher';
 import { BOOK_FEED, BookFeed } from './feeds/book-feed';
 import { GatewayBookFeed } from './feeds/gateway-book-feed';
 import { HubBookFeed } from './feeds/hub-book-feed';
+import { Level1Feed } from './feeds/level1-feed';
 import { TRADE_FEED, TradeFeed } from './feeds/trade-feed';
 import { IngestMetrics } from './ingest-metrics';
+import { IngestReadiness } from './ingest-readiness';
+import { IngestSchedule } from './ingest-schedule';
 import { IngestService } from './ingest.service';
 import { IngestedInstruments } from './ingested-instruments';
 import { LocalOwnerRequests } from './owner-requests/local-owner-requests';
 import { OWNER_REQUESTS, OwnerRequests } from './owner-requests/owner-request';
+import { OwnerRequestHandler } from './owner-requests/owner-request-handler';
 import { RedisOwnerRequests } from './owner-requests/redis-owner-requests';
 import {
   COORDINATION_REDIS,
@@ -32,7 +38,12 @@ import { instanceId } from './ownership/instance-id';
 import { INSTRUMENT_OWNERSHIP, InstrumentOwnership } from './ownership/instrument-ownership';
 import { LeaseOwnership } from './ownership/lease-ownership';
 import { LocalOwnership } from './ownership/local-ownership';
+import { OwnershipFollower } from './ownership/ownership-follower';
 import { OwnershipMetrics } from './ownership/ownership-metrics';
+import { PipelineFactory } from './pipeline-factory';
+import { PipelineOpener } from './pipeline-opener';
+import { PipelineTicker } from './pipeline-ticker';
+import { SerialWork } from './serial-work';
 import { ShutdownSignal } from './shutdown-signal';
 import { StateWriter } from './state-writer';
 import { StoreWriteReport } from './store-write-report';
@@ -84,6 +95,8 @@ const feedProviders: Provider[] = [
       return null;
     },
   },
+  Level1Feed,
+  CandleSource,
 ];
 
 const storeProviders: Provider[] = [
@@ -102,6 +115,7 @@ const storeProviders: Provider[] = [
       return refresher;
     },
   },
+  CatalogFollower,
   StoreWriteReport,
   {
     provide: StateWriter,
@@ -133,6 +147,7 @@ const observabilityProviders: Provider[] = [
     useFactory: (registry: Registry, ownership: InstrumentOwnership) =>
       new OwnershipMetrics(registry, ownership),
   },
+  IngestReadiness,
 ];
 
 /**
@@ -151,6 +166,14 @@ export class IngestModule {
         ShutdownSignal,
         UpstreamConnections,
         IngestedInstruments,
+        PipelineFactory,
+        PipelineOpener,
+        PipelineTicker,
+        // The owner's REST work (book checks, candles), one task at a time.
+        { provide: SerialWork, useFactory: () => new SerialWork() },
+        OwnerRequestHandler,
+        OwnershipFollower,
+        IngestSchedule,
         ...coordinationProviders,
         ...feedProviders,
         ...storeProviders,
