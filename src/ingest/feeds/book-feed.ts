@@ -23,3 +23,6 @@ export interface BookFeed {
   readonly name: 'hub' | 'gateway';
   open(market: MarketInfo, listener: BookFeedListener): BookFeedSubscription;
 }
+
+/** Injection token of the `BookFeed` that `BOOK_SOURCE` picks. */
+export const BOOK_FEED = Symbol('BookFeed');

@@ -7,6 +7,9 @@ import { GatewayMarketData } from '../../upstream/gateway/gateway-market-data';
 import { tradesSubscription } from '../../upstream/gateway/market-data-subscriptions';
 import { TradeBackfill, TradeRange } from './trade-backfill';
 
+/** Injection token of the `TradeFeed`, or null without a gateway login (the feed needs one). */
+export const TRADE_FEED = Symbol('TradeFeed');
+
 export interface TradeFeedListener {
   onTrades(trades: readonly Trade[]): void;
   /** Time of the newest trade already known, so that a fresh snapshot can tell whether it left a gap. */
