@@ -9,8 +9,8 @@ import { AppConfig } from './config/app-config';
 import { operationsOptions } from './health/fastify-operations';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
-import { UpstreamSettings } from './upstream/upstream-settings';
 import { listenQuietly } from './lifecycle/listen-quietly';
+import { UpstreamSettings } from './upstream/upstream-settings';
 
 export interface RunningApp {
   readonly app: NestFastifyApplication;
