@@ -62,11 +62,30 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     app,
     store,
     close: async () => {
-      await app.close();
+      await closeWithin(app, APP_CLOSE_LIMIT_MS);
       await sandbox.close();
       await redis?.stop();
     },
   };
+}
+
+/**
+ * As a deployment's SHUTDOWN_TIMEOUT_MS does, bounds how long the application may take to close, so
+ * that the suite's own hook timeout does not hide which part stayed open: that is printed instead.
+ */
+const APP_CLOSE_LIMIT_MS = 20_000;
+
+async function closeWithin(app: RunningApp, limitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), limitMs);
+  });
+  const outcome = await Promise.race([app.close(), limit]);
+  clearTimeout(timer);
+  if (outcome === 'late')
+    process.stderr.write(
+      `the application did not close within ${limitMs} ms; open: ${process.getActiveResourcesInfo().join(', ')}\n`,
+    );
 }
 
 /** A second, independent reader of the stack's Redis, as an API replica would be. */
