@@ -25,58 +25,40 @@ export class CmcEndpoints {
   ) {}
 
   summary(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'cmc:summary',
-      version: String(listing.generation),
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          listing.markets
-            .filter(({ summary }) => hasLastPrice(summary))
-            .map(({ summary }) => cmcSummaryRecord(summary)),
-        ),
-    });
+    this.responder.sendListing(request, reply, 'cmc:summary', CACHE.live, (listing) =>
+      JSON.stringify(
+        listing.markets
+          .filter(({ summary }) => hasLastPrice(summary))
+          .map(({ summary }) => cmcSummaryRecord(summary)),
+      ),
+    );
   }
 
   assets(request: ApiRequest, reply: ApiReply): void {
-    const { generation } = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'cmc:assets',
-      version: String(generation),
-      cacheControl: CACHE.catalog,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          Object.fromEntries(this.listing.assets().map((asset) => [asset.symbol, cmcAssetRecord(asset)])),
-        ),
-    });
+    this.responder.sendListing(request, reply, 'cmc:assets', CACHE.catalog, () =>
+      JSON.stringify(
+        Object.fromEntries(this.listing.assets().map((asset) => [asset.symbol, cmcAssetRecord(asset)])),
+      ),
+    );
   }
 
   ticker(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'cmc:ticker',
-      version: String(listing.generation),
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          Object.fromEntries(
-            listing.markets
-              .filter(({ summary }) => hasLastPrice(summary))
-              .map(({ summary }) => [
-                cmcPair(summary),
-                cmcTickerRecord(
-                  summary,
-                  this.listing.asset(summary.base)?.unifiedCryptoassetId,
-                  this.listing.asset(summary.quote)?.unifiedCryptoassetId,
-                ),
-              ]),
-          ),
+    this.responder.sendListing(request, reply, 'cmc:ticker', CACHE.live, (listing) =>
+      JSON.stringify(
+        Object.fromEntries(
+          listing.markets
+            .filter(({ summary }) => hasLastPrice(summary))
+            .map(({ summary }) => [
+              cmcPair(summary),
+              cmcTickerRecord(
+                summary,
+                this.listing.asset(summary.base)?.unifiedCryptoassetId,
+                this.listing.asset(summary.quote)?.unifiedCryptoassetId,
+              ),
+            ]),
         ),
-    });
+      ),
+    );
   }
 
   async orderbook(

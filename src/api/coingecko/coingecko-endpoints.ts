@@ -24,30 +24,19 @@ export class CoingeckoEndpoints {
   ) {}
 
   pairs(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'coingecko:pairs',
-      version: String(listing.generation),
-      cacheControl: CACHE.catalog,
-      dataTime: this.listing.dataTime(),
-      build: () => JSON.stringify(listing.markets.map(({ summary }) => coingeckoPairRecord(summary))),
-    });
+    this.responder.sendListing(request, reply, 'coingecko:pairs', CACHE.catalog, (listing) =>
+      JSON.stringify(listing.markets.map(({ summary }) => coingeckoPairRecord(summary))),
+    );
   }
 
   tickers(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'coingecko:tickers',
-      version: String(listing.generation),
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          listing.markets
-            .filter(({ summary }) => hasLastPrice(summary))
-            .map(({ summary }) => coingeckoTickerRecord(summary)),
-        ),
-    });
+    this.responder.sendListing(request, reply, 'coingecko:tickers', CACHE.live, (listing) =>
+      JSON.stringify(
+        listing.markets
+          .filter(({ summary }) => hasLastPrice(summary))
+          .map(({ summary }) => coingeckoTickerRecord(summary)),
+      ),
+    );
   }
 
   async orderbook(query: Record<string, unknown>, request: ApiRequest, reply: ApiReply): Promise<void> {

@@ -17,56 +17,38 @@ export class ListingEndpoints {
   ) {}
 
   asset(request: ApiRequest, reply: ApiReply): void {
-    const { generation } = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'asset',
-      version: String(generation),
-      cacheControl: CACHE.catalog,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          Object.fromEntries(this.listing.assets().map((asset) => [asset.symbol, assetRecord(asset)])),
-        ),
-    });
+    this.responder.sendListing(request, reply, 'asset', CACHE.catalog, () =>
+      JSON.stringify(
+        Object.fromEntries(this.listing.assets().map((asset) => [asset.symbol, assetRecord(asset)])),
+      ),
+    );
   }
 
   summary(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'summary',
-      version: String(listing.generation),
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          Object.fromEntries(
-            listing.markets.map((listed) => [listed.market.instrument.toUpperCase(), summaryRecord(listed)]),
-          ),
+    this.responder.sendListing(request, reply, 'summary', CACHE.live, (listing) =>
+      JSON.stringify(
+        Object.fromEntries(
+          listing.markets.map((listed) => [listed.market.instrument.toUpperCase(), summaryRecord(listed)]),
         ),
-    });
+      ),
+    );
   }
 
   ticker(request: ApiRequest, reply: ApiReply): void {
-    const listing = this.listing.markets();
-    this.responder.send(request, reply, {
-      key: 'ticker',
-      version: String(listing.generation),
-      cacheControl: CACHE.live,
-      dataTime: this.listing.dataTime(),
-      build: () =>
-        JSON.stringify(
-          Object.fromEntries(
-            listing.markets.map(({ market, summary }) => [
-              market.instrument,
-              tickerRecord(
-                summary,
-                this.listing.assetName(summary.base),
-                this.listing.assetName(summary.quote),
-              ),
-            ]),
-          ),
+    this.responder.sendListing(request, reply, 'ticker', CACHE.live, (listing) =>
+      JSON.stringify(
+        Object.fromEntries(
+          listing.markets.map(({ market, summary }) => [
+            market.instrument,
+            tickerRecord(
+              summary,
+              this.listing.assetName(summary.base),
+              this.listing.assetName(summary.quote),
+            ),
+          ]),
         ),
-    });
+      ),
+    );
   }
 
   async orderbook(

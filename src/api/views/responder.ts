@@ -4,7 +4,7 @@ import { BookView } from '../../store/state-store';
 import type { ApiReply, ApiRequest } from '../http/api-http';
 import { BuiltResponse, ResponseCache } from '../http/response-cache';
 import { sendCached } from '../http/send-cached';
-import { ListingService, WindowTrades } from './listing-service';
+import { Listing, ListingService, WindowTrades } from './listing-service';
 
 /** `Cache-Control` of the endpoints, in line with how often their data changes. */
 export const CACHE = {
@@ -40,6 +40,24 @@ export class Responder {
       cacheControl: respond.cacheControl,
       stale: this.listing.stale,
       dataTime: respond.dataTime,
+    });
+  }
+
+  /** A body of the whole listing (every market or asset), cached under `key` per listing generation. */
+  sendListing(
+    request: ApiRequest,
+    reply: ApiReply,
+    key: string,
+    cacheControl: string,
+    build: (listing: Listing) => string,
+  ): void {
+    const listing = this.listing.markets();
+    this.send(request, reply, {
+      key,
+      version: String(listing.generation),
+      cacheControl,
+      dataTime: this.listing.dataTime(),
+      build: () => build(listing),
     });
   }
 
