@@ -6,10 +6,13 @@ ARG NODE_VERSION=24.21.0
 # Build stage: install every dependency from the lockfile, then compile.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# Lockfile first, so that dependency layers are reused when only sources change.
+# Lockfile and manifests first, so that dependency layers are reused when only sources change.
 COPY package.json package-lock.json ./
+COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY packages/sandbox-exchange/tsconfig.json packages/sandbox-exchange/tsconfig.build.json ./packages/sandbox-exchange/
+COPY packages/sandbox-exchange/src ./packages/sandbox-exchange/src
 COPY src ./src
 RUN npm run build
 
@@ -17,6 +20,7 @@ RUN npm run build
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
@@ -37,6 +41,9 @@ WORKDIR /app
 # at run time, and the process writes nothing to its filesystem, so it runs with a read-only root.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The sandbox exchange, for trials without an exchange: node_modules links to it.
+COPY --from=build /app/packages/sandbox-exchange/dist ./packages/sandbox-exchange/dist
+COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
 COPY package.json ./
 USER node
 EXPOSE 3000

@@ -47,17 +47,16 @@ const LAYERS = {
     mayImport: ['market', 'store', 'health', 'config', 'logging'],
     why: 'src/api serves what ingest stored: it imports store, market, health, config and logging, never ingest or upstream.',
   },
-  sandbox: {
-    mayImport: ['market', 'upstream/exact-json', 'config', 'lifecycle'],
-    why: "src/sandbox, the simulated exchange, will become a package of its own: of the gateway it imports only market, upstream's exact JSON, config and lifecycle.",
-  },
 };
 
-/** The root files that may import the sandbox: main.ts runs it in-process, data-files.ts checks its files. */
-const SANDBOX_STARTERS = ['src/main.ts', 'src/data-files.ts'];
-
+const PACKAGE_ENTRY_MESSAGE =
+  "The sandbox exchange is a package of its own: the gateway imports it as 'sandbox-exchange', its public entry, and nothing below it.";
+const PACKAGE_ENTRY_PATTERNS = [
+  { regex: '(?:^|/)packages(?:/|$)', message: PACKAGE_ENTRY_MESSAGE },
+  { regex: '^sandbox-exchange/', message: PACKAGE_ENTRY_MESSAGE },
+];
 const SANDBOX_MESSAGE =
-  'src/sandbox will become a package of its own: only main.ts, which starts it in-process, and data-files.ts, which checks its files at boot, import it.';
+  "packages/sandbox-exchange is the oracle the gateway is tested against: it imports nothing of the gateway, whose codecs would hide a mistake both make; the specification's fixtures pin what both speak.";
 const TEST_MESSAGE =
   'src/ does not import test/: a helper that unit specs share with the e2e suites lives in a testing/ folder of src/.';
 const ROOT_MESSAGE = 'The files at the root of src/ compose the layers; no layer imports them.';
@@ -71,7 +70,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function forbidden(layer) {
   const { mayImport } = LAYERS[layer];
   return Object.keys(LAYERS)
-    .filter((folder) => folder !== layer && folder !== 'sandbox' && !mayImport.includes(folder))
+    .filter((folder) => folder !== layer && !mayImport.includes(folder))
     .map((folder) => {
       const modules = mayImport
         .filter((path) => path.startsWith(`${folder}/`))
@@ -85,7 +84,7 @@ function forbidden(layer) {
 
 /**
  * Relative imports say where they lead only with the importing file's depth: from src/api/views/
- * `../../store` is src/store, while `../market` from src/sandbox/gateway/ is src/sandbox/market.
+ * `../../store` is src/store, while `../market` from src/api/views/ would be src/api/market.
  * So each layer gets one block per depth, matching exactly the `../` that reach src/.
  */
 function layerBlocks(layer) {
@@ -96,8 +95,8 @@ function layerBlocks(layer) {
       { regex: `${toSrc}(?:${forbidden(layer)})(?:/|$)`, message: LAYERS[layer].why },
       { regex: `${toSrc}(?!\\.)[^/]+$`, message: ROOT_MESSAGE },
       { regex: `^(?:\\.\\./){${depth + 1}}test(?:/|$)`, message: TEST_MESSAGE },
+      ...PACKAGE_ENTRY_PATTERNS,
     ];
-    if (layer !== 'sandbox') patterns.push({ regex: `${toSrc}sandbox(?:/|$)`, message: SANDBOX_MESSAGE });
     return {
       files: [`src/${layer}/${'*/'.repeat(depth - 1)}*.ts`],
       rules: { 'no-restricted-imports': ['error', { patterns }] },
@@ -108,32 +107,35 @@ function layerBlocks(layer) {
 const rootBlocks = [
   {
     files: ['src/*.ts'],
-    ignores: SANDBOX_STARTERS,
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { regex: '^\\./sandbox(?:/|$)', message: SANDBOX_MESSAGE },
-            { regex: '^\\.\\./test(?:/|$)', message: TEST_MESSAGE },
-          ],
-        },
+        { patterns: [{ regex: '^\\.\\./test(?:/|$)', message: TEST_MESSAGE }, ...PACKAGE_ENTRY_PATTERNS] },
       ],
     },
   },
   {
-    files: SANDBOX_STARTERS,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^\\.\\./test(?:/|$)', message: TEST_MESSAGE }] },
-      ],
-    },
+    files: ['test/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: PACKAGE_ENTRY_PATTERNS }] },
   },
 ];
 
+/** One block per depth below the package's src/ and test/: `../` one more time than that leaves the package. */
+const sandboxBlocks = Array.from({ length: MAX_DEPTH }, (_, index) => {
+  const depth = index + 1;
+  return {
+    files: ['src', 'test'].map((folder) => `packages/sandbox-exchange/${folder}/${'*/'.repeat(depth - 1)}*.ts`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^(?:\\.\\./){${depth + 1}}`, message: SANDBOX_MESSAGE }] },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'helm/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'helm/**', 'packages/*/dist/**'] },
   ...tseslint.configs.recommended,
   prettier,
   {
@@ -146,4 +148,5 @@ export default tseslint.config(
   },
   ...Object.keys(LAYERS).flatMap(layerBlocks),
   ...rootBlocks,
+  ...sandboxBlocks,
 );

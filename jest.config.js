@@ -1,3 +1,6 @@
+const path = require('node:path');
+const sandbox = require('./packages/sandbox-exchange/jest.config.js');
+
 // Every suite runs in UTC so that date arithmetic (24-hour windows, candles) is deterministic.
 process.env.TZ = 'UTC';
 
@@ -23,6 +26,8 @@ const common = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The gateway's suites run the sandbox from its sources, so that no build of it is needed first.
+  moduleNameMapper: { '^sandbox-exchange$': path.join(__dirname, 'packages/sandbox-exchange/src/index.ts') },
 };
 
 /** @type {import('jest').Config} */
@@ -38,5 +43,6 @@ module.exports = {
       rootDir: 'test',
       testRegex: '\\.e2e-spec\\.ts$',
     },
+    ...sandbox.projects,
   ],
 };

@@ -2,21 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ApiModule } from './api/api.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { Role } from './config/role';
+import { ingests, servesApi } from './config/role';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './health/observability.module';
 import { IngestModule } from './ingest/ingest.module';
 import { StoreModule } from './store/store.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { UpstreamSettings } from './upstream/upstream-settings';
-
-export function ingests(role: Role): boolean {
-  return role === Role.All || role === Role.Ingest;
-}
-
-export function servesApi(role: Role): boolean {
-  return role === Role.All || role === Role.Api;
-}
 
 /**
  * The gateway application for its role: `ingest` and `all` ingest from `upstream` and run the

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { Logger as NestLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ingests } from './app.module';
-import { AppConfig, LogLevel } from './config/app-config';
-import { ConfigValidationError, loadConfig } from './config/load-config';
-import { Role } from './config/role';
-import { DATA_FILES } from './data-files';
+import { describeSandbox, RunningSandbox, SandboxConfig, startSandbox } from 'sandbox-exchange';
+import { LogLevel } from './config/app-config';
+import { ConfigValidationError } from './config/load-config';
+import { ingests, Role } from './config/role';
 import { announceWhenReady } from './health/ready-announcement';
 import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
@@ -14,8 +13,8 @@ import { routeConsoleToLog } from './logging/console-to-log';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { createRootLogger } from './logging/root-logger';
 import { registerSecret, registerUrlPassword } from './logging/secret-values';
-import { describeSandbox, RunningSandbox, startSandbox } from './sandbox/start-sandbox';
 import { startApp } from './start-app';
+import { loadStartConfig, StartConfig } from './start-config';
 import { StateStore } from './store/state-store';
 import { STATE_STORE } from './store/store.module';
 import { resolveUpstream } from './upstream/upstream-settings';
@@ -26,9 +25,9 @@ const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 let logger: Logger = createRootLogger('info');
 routeConsoleToLog(() => logger);
 
-function readConfig(): AppConfig {
+function readConfig(): StartConfig {
   try {
-    return loadConfig(process.env, DATA_FILES);
+    return loadStartConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       // The problems name the bad keys; a secret's value is never among them.
@@ -57,9 +56,9 @@ function nestLogLevels(level: LogLevel): NestLogLevel[] {
  * Starts the in-process sandbox without the signal handlers Nest installs for it: they would close
  * the exchange at the first signal, before the gateway drained, and then kill the process.
  */
-async function startSandboxQuietly(config: AppConfig): Promise<RunningSandbox> {
+async function startSandboxQuietly(config: SandboxConfig, logLevel: LogLevel): Promise<RunningSandbox> {
   const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const sandbox = await startSandbox(config, nestLogLevels(config.LOG_LEVEL));
+  const sandbox = await startSandbox(config, nestLogLevels(logLevel));
   for (const signal of SHUTDOWN_SIGNALS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
@@ -69,7 +68,7 @@ async function startSandboxQuietly(config: AppConfig): Promise<RunningSandbox> {
 }
 
 async function main(): Promise<void> {
-  const config = readConfig();
+  const { gateway: config, sandbox: sandboxConfig } = readConfig();
   registerSecret(config.UPSTREAM_PASSWORD);
   registerUrlPassword(config.REDIS_URL);
   logger = createRootLogger(config.LOG_LEVEL);
@@ -77,11 +76,11 @@ async function main(): Promise<void> {
   NestLogger.overrideLogger(nestLogger);
   const steps: ShutdownStep[] = [];
   let sandbox: RunningSandbox | undefined;
-  if (config.ROLE === Role.Sandbox || (ingests(config.ROLE) && !config.UPSTREAM_BASE_URL)) {
-    sandbox = await listenNamingSetting('SANDBOX_PORT', config.HOST, config.SANDBOX_PORT, () =>
-      startSandboxQuietly(config),
+  if (sandboxConfig) {
+    sandbox = await listenNamingSetting('SANDBOX_PORT', sandboxConfig.HOST, sandboxConfig.SANDBOX_PORT, () =>
+      startSandboxQuietly(sandboxConfig, config.LOG_LEVEL),
     );
-    const banner = describeSandbox(sandbox, config);
+    const banner = describeSandbox(sandbox, sandboxConfig);
     logger.info(
       { context: 'Sandbox', url: sandbox.baseUrl, ...banner },
       `sandbox exchange with ${banner.markets} markets listening on ${sandbox.baseUrl}`,

@@ -4,7 +4,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { AddressInfo } from 'node:net';
 import type { Logger as PinoLogger } from 'pino';
 import { HttpApi } from './api/http-api';
-import { AppModule, servesApi } from './app.module';
+import { AppModule } from './app.module';
+import { servesApi } from './config/role';
 import { AppConfig } from './config/app-config';
 import { operationsOptions } from './health/fastify-operations';
 import { Readiness } from './health/readiness';

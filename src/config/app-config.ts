@@ -7,15 +7,11 @@ import {
   Identifier,
   Integer,
   Milliseconds,
-  NumberOf,
   OneOf,
   Port,
   Text,
   Url,
 } from './setting-rules';
-
-export const TRADE_EVENT_NAMES = ['OrderTradeEvent', 'TradeDataUpdateEvent'] as const;
-export type TradeEventName = (typeof TRADE_EVENT_NAMES)[number];
 
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
@@ -215,60 +211,6 @@ export class AppConfig {
   @IsOptional()
   @FilePath()
   ASSETS_FILE?: string = undefined;
-
-  // The sandbox exchange, in-process or alone (ROLE=sandbox).
-
-  /** Port of the sandbox exchange. */
-  @Port()
-  SANDBOX_PORT = 4000;
-
-  /** Seed of the sandbox: the same seed gives the same markets, orders and trades. */
-  @Integer({ min: 0 })
-  SANDBOX_SEED = 1;
-
-  /** JSON file of sandbox markets; unset uses the built-in set. */
-  @IsOptional()
-  @FilePath()
-  SANDBOX_MARKETS_FILE?: string = undefined;
-
-  /** Generate this many sandbox markets instead of the built-in set (scale tests). */
-  @IsOptional()
-  @Integer({ min: 1, max: 100_000 })
-  SANDBOX_MARKET_COUNT?: number = undefined;
-
-  /** JSON file of sandbox users; unset uses the demo user. */
-  @IsOptional()
-  @FilePath()
-  SANDBOX_USERS_FILE?: string = undefined;
-
-  /** Synthetic orders per second per market. */
-  @NumberOf('orders per second', { min: 0, max: 100_000 })
-  SANDBOX_FLOW_RATE = 4;
-
-  /** Hours of trade history the sandbox generates at start. */
-  @NumberOf('hours', { min: 0, max: 48 })
-  SANDBOX_HISTORY_HOURS = 24;
-
-  /**
-   * Synthetic orders per second per market during the history; unset, a sparse history (360 an hour,
-   * within a budget for all markets). Set to the flow rate, the 24-hour trade window starts as full as
-   * it stays, which a soak needs.
-   */
-  @IsOptional()
-  @NumberOf('orders per second', { min: 0, max: 100 })
-  SANDBOX_HISTORY_RATE?: number = undefined;
-
-  /** Name of the gateway's public trade event. */
-  @OneOf(TRADE_EVENT_NAMES)
-  SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';
-
-  /** Interval of the sandbox hub's keep-alive pings; a connection silent for twice this long is closed. */
-  @Milliseconds({ min: 100, max: 600_000 })
-  SANDBOX_KEEPALIVE_MS = 15_000;
-
-  /** Enforce the exchange's REST rate limits (1 rps /frontoffice/, 2 rps /marketdata/). */
-  @Flag()
-  SANDBOX_RATE_LIMITS = true;
 }
 
 /** Keys whose values never appear in messages. */

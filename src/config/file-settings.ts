@@ -5,7 +5,7 @@ const MAX_PROBLEMS_PER_FILE = 10;
 
 /** A data file the configuration names, with the roles that read it and the check of its content. */
 export interface FileSetting {
-  readonly key: 'ASSETS_FILE' | 'SANDBOX_MARKETS_FILE' | 'SANDBOX_USERS_FILE';
+  readonly key: 'ASSETS_FILE';
   /** Whether this process reads the file: a role that does not use it does not need it mounted. */
   readonly readBy: (config: AppConfig) => boolean;
   readonly problems: (path: string) => readonly string[];

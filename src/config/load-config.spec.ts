@@ -9,28 +9,28 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.ROLE).toBe(Role.All);
     expect(config.PORT).toBe(3000);
-    expect(config.SANDBOX_PORT).toBe(4000);
     expect(config.REDIS_URL).toBeUndefined();
-    expect(config.SANDBOX_RATE_LIMITS).toBe(true);
+    expect(config.REDIS_CLUSTER).toBe(false);
   });
 
   it('converts numbers and booleans and treats empty values as unset', () => {
     const config = loadConfig({
       PORT: '8080',
-      SANDBOX_RATE_LIMITS: 'false',
-      REDIS_URL: '  ',
+      REDIS_CLUSTER: '1',
+      REDIS_URL: 'redis://localhost:6379',
+      UPSTREAM_BASE_URL: '  ',
       ROLE: 'sandbox',
     });
     expect(config.PORT).toBe(8080);
-    expect(config.SANDBOX_RATE_LIMITS).toBe(false);
-    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.REDIS_CLUSTER).toBe(true);
+    expect(config.UPSTREAM_BASE_URL).toBeUndefined();
     expect(config.ROLE).toBe(Role.Sandbox);
   });
 
   it('lists every bad key with its reason in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ ROLE: 'worker', PORT: 'eighty', REDIS_URL: 'http://x', SANDBOX_RATE_LIMITS: 'maybe' });
+      loadConfig({ ROLE: 'worker', PORT: 'eighty', REDIS_URL: 'http://x', REDIS_CLUSTER: 'maybe' });
     } catch (caught) {
       error = caught;
     }
@@ -39,7 +39,7 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(4);
     expect(problems.find((p) => p.startsWith('ROLE="worker"'))).toMatch(/all, api, ingest, sandbox/);
     expect(problems.find((p) => p.startsWith('PORT="eighty"'))).toMatch(/integer/);
-    expect(problems.find((p) => p.startsWith('SANDBOX_RATE_LIMITS'))).toMatch(/true or false/);
+    expect(problems.find((p) => p.startsWith('REDIS_CLUSTER'))).toMatch(/true or false/);
     expect((error as Error).message.split('\n')).toHaveLength(5);
   });
 
@@ -55,9 +55,6 @@ describe('loadConfig', () => {
   it('checks settings that belong together', () => {
     expect(() => loadConfig({ UPSTREAM_EMAIL: 'a@b.c' })).toThrow(/set both or neither/);
     expect(() => loadConfig({ UPSTREAM_WS_URL: 'ws://x' })).toThrow(/need UPSTREAM_BASE_URL/);
-    expect(() => loadConfig({ SANDBOX_MARKET_COUNT: '5', SANDBOX_MARKETS_FILE: 'm.json' })).toThrow(
-      /choose one/,
-    );
   });
 });
 

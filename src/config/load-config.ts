@@ -18,7 +18,7 @@ type Environment = Record<string, string | undefined>;
  * Reads the configuration from environment variables. Empty values count as unset. A secret may
  * come from a file instead (`UPSTREAM_PASSWORD_FILE=/run/secrets/password`), its content trimmed.
  * The data files of `dataFiles` that the process uses are read and validated too: the start passes
- * DATA_FILES (ASSETS_FILE, the sandbox's markets and users). Throws one ConfigValidationError that
+ * DATA_FILES (ASSETS_FILE). Throws one ConfigValidationError that
  * names every bad key and why, never a secret's value.
  */
 export function loadConfig(
@@ -92,8 +92,5 @@ function crossFieldProblems(config: AppConfig): string[] {
   }
   if (config.REDIS_CLUSTER && !config.REDIS_URL)
     problems.push('REDIS_CLUSTER: needs REDIS_URL, a node of the cluster');
-  if (config.SANDBOX_MARKET_COUNT !== undefined && config.SANDBOX_MARKETS_FILE) {
-    problems.push('SANDBOX_MARKET_COUNT and SANDBOX_MARKETS_FILE: choose one');
-  }
   return problems;
 }

@@ -5,3 +5,16 @@ export enum Role {
   Ingest = 'ingest',
   Sandbox = 'sandbox',
 }
+
+export function ingests(role: string): boolean {
+  return role === Role.All || role === Role.Ingest;
+}
+
+export function servesApi(role: string): boolean {
+  return role === Role.All || role === Role.Api;
+}
+
+/** The sandbox runs alone, or in-process for an ingest that names no exchange. */
+export function runsSandbox(role: string, upstreamBaseUrl: string | undefined): boolean {
+  return role === Role.Sandbox || (ingests(role) && !upstreamBaseUrl);
+}

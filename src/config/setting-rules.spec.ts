@@ -7,7 +7,6 @@ import {
   Identifier,
   Integer,
   Milliseconds,
-  NumberOf,
   OneOf,
   Port,
   Text,
@@ -47,13 +46,6 @@ describe('setting rules', () => {
       'must be an integer from 1 to 100000',
     ]);
     expect(check(Integer({ min: 0 }), '-1').messages).toEqual(['must be an integer, 0 or more']);
-  });
-
-  it('NumberOf: a number within the bounds, fractions allowed', () => {
-    const rule = NumberOf('orders per second', { min: 0, max: 100 });
-    expect(check(rule, '0.5')).toEqual({ value: 0.5, messages: [] });
-    const message = 'must be a number of orders per second from 0 to 100';
-    for (const bad of ['-1', '101', 'fast']) expect(check(rule, bad).messages).toEqual([message]);
   });
 
   it('Flag: true or false, also 1 or 0, in any case', () => {

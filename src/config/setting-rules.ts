@@ -28,13 +28,6 @@ export function Integer(bounds: Bounds): PropertyDecorator {
   return integerWithin(bounds, `must be an integer${rangeText(bounds)}`);
 }
 
-/** A number within `bounds`, fractions allowed, of `unit` (`'hours'`). */
-export function NumberOf(unit: string, bounds: Required<Bounds>): PropertyDecorator {
-  const message = `must be a number of ${unit}${rangeText(bounds)}`;
-  // A non-numeric value arrives as NaN, which fails both bounds.
-  return applyDecorators(EnvNumber(), Min(bounds.min, { message }), Max(bounds.max, { message }));
-}
-
 /** `true` or `false`; `1` and `0` are read as the same. */
 export function Flag(): PropertyDecorator {
   return applyDecorators(EnvBoolean(), IsIn([true, false], { message: 'must be true or false' }));

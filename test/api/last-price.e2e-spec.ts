@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { formatUnits } from '../../src/market/fixed-point';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { setFlow } from '../support/truth';

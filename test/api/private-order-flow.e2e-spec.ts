@@ -1,7 +1,7 @@
 import { canonicalDecimal } from '../../src/market/decimal';
-import { Side } from '../../src/sandbox/engine/side';
-import { formatUnits } from '../../src/sandbox/engine/units';
-import { expectOk, PrivateRestClient } from '../support/private-rest-client';
+import { Side } from 'sandbox-exchange';
+import { formatUnits } from '../../src/market/fixed-point';
+import { expectOk, PrivateRestClient } from 'sandbox-exchange';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges } from '../support/truth';
 

@@ -1,4 +1,4 @@
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { GatewayProcess, startGatewayProcess } from '../scale/support/gateway-process';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { startTestSandbox } from '../support/start-test-sandbox';

@@ -1,6 +1,6 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { FAULT_NAMES, FAULTS, FaultName } from '../../src/sandbox/faults/fault-catalog';
+import { FAULT_NAMES, FaultName, FAULTS } from 'sandbox-exchange';
 
 /** Faults outside the sandbox: the store's server and the gateway's own processes. */
 export type ProcessFault = 'redis-restart' | 'ingest-kill';

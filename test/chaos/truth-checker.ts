@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../src/market/trade-window';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { sleep } from '../support/fault-run';
 import { readTruth } from '../support/truth';
 import {

@@ -29,7 +29,7 @@ function lintImport(file: string, source: string): LintMessage[] {
   return result.messages;
 }
 
-describe('the lint rules that hold the layers of src/', () => {
+describe('the lint rules that hold the layers of src/ and the sandbox package apart', () => {
   it.each([
     ['src/market/probe.ts', '../store/redis-state-store', /src\/market is the pure domain/],
     ['src/market/probe.ts', '../upstream/gateway/gateway-client', /src\/market is the pure domain/],
@@ -40,9 +40,19 @@ describe('the lint rules that hold the layers of src/', () => {
     ['src/api/views/probe.ts', '../../upstream/rest/rest-client', /never ingest or upstream/],
     ['src/config/probe.ts', '../ingest/catalog/assets-file', /imports none of them/],
     ['src/scheduler/probe.ts', '../upstream/rest/rest-client', /of upstream only the reconnect backoff/],
-    ['src/sandbox/gateway/probe.ts', '../../store/keys', /package of its own/],
-    ['src/config/probe.ts', '../sandbox/users/users-file', /only main\.ts/],
-    ['src/probe.ts', './sandbox/start-sandbox', /only main\.ts/],
+    ['src/main.ts', '../packages/sandbox-exchange/src/start-sandbox', /its public entry/],
+    ['src/api/probe.ts', 'sandbox-exchange/dist/hub/hub-server', /its public entry/],
+    ['test/api/probe.ts', '../../packages/sandbox-exchange/src/engine/side', /its public entry/],
+    [
+      'packages/sandbox-exchange/src/gateway/probe.ts',
+      '../../../../src/market/decimal',
+      /imports nothing of the gateway/,
+    ],
+    [
+      'packages/sandbox-exchange/test/probe.ts',
+      '../../../test/support/truth',
+      /imports nothing of the gateway/,
+    ],
     ['src/store/probe.ts', '../../test/store/redis-store-under-test', /does not import test\//],
     ['src/ingest/probe.ts', '../app.module', /no layer imports them/],
   ])('rejects %s importing %s', (file, source, why) => {
@@ -60,9 +70,10 @@ describe('the lint rules that hold the layers of src/', () => {
     ['src/api/views/probe.ts', '../../store/state-store'],
     ['src/api/views/probe.ts', '../../store/testing/state-store.contract'],
     ['src/scheduler/probe.ts', '../upstream/reconnect-backoff'],
-    ['src/sandbox/gateway/probe.ts', '../market/market-spec'],
-    ['src/sandbox/gateway/probe.ts', '../../market/decimal'],
-    ['src/main.ts', './sandbox/start-sandbox'],
+    ['src/main.ts', 'sandbox-exchange'],
+    ['test/api/probe.ts', 'sandbox-exchange'],
+    ['packages/sandbox-exchange/src/gateway/probe.ts', '../market/market-spec'],
+    ['packages/sandbox-exchange/test/support/probe.ts', '../../src/wire/exact-json'],
   ])('accepts %s importing %s', (file, source) => {
     expect(lintImport(file, source)).toEqual([]);
   });

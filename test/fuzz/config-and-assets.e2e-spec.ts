@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../src/config/app-config';
 import { ConfigValidationError, loadConfig } from '../../src/config/load-config';
-import { DATA_FILES } from '../../src/data-files';
+import { DATA_FILES } from '../../src/start-config';
 import { AssetsFileError, parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { fuzzParameters } from './support/fuzz-run';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
-import { DATA_FILES } from '../../src/data-files';
+import { DATA_FILES } from '../../src/start-config';
 import { parseAssetsFile } from '../../src/ingest/catalog/assets-file';
 import { HelmCli, HelmResult, ValueSet } from './support/helm-cli';
 import { schemaProblems } from './support/kubernetes-schemas';

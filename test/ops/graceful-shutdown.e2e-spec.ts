@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { connect, Socket } from 'node:net';
 import Redis from 'ioredis';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { decodeLease } from '../../src/store/lease-value';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { startTestSandbox } from '../support/start-test-sandbox';

@@ -1,4 +1,4 @@
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { runFault } from './fault-run';
 import { setFault } from './truth';
 

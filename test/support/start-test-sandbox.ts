@@ -1,15 +1,15 @@
-import { loadConfig } from '../../src/config/load-config';
-import { DATA_FILES } from '../../src/data-files';
-import { RunningSandbox, startSandbox } from '../../src/sandbox/start-sandbox';
+import { loadSandboxConfig, RunningSandbox, startSandbox } from 'sandbox-exchange';
 
 /**
  * A sandbox exchange on a free loopback port, with one hour of history so that it starts fast.
  * `env` overrides any setting, e.g. `{ SANDBOX_FLOW_RATE: '0' }` for a quiet market.
  */
 export async function startTestSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
-  const config = loadConfig(
-    { HOST: '127.0.0.1', SANDBOX_PORT: '0', SANDBOX_HISTORY_HOURS: '1', ...env },
-    DATA_FILES,
-  );
+  const config = loadSandboxConfig({
+    HOST: '127.0.0.1',
+    SANDBOX_PORT: '0',
+    SANDBOX_HISTORY_HOURS: '1',
+    ...env,
+  });
   return startSandbox(config, false);
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config/load-config';
-import { DATA_FILES } from '../../src/data-files';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { DATA_FILES } from '../../src/start-config';
+import { RunningSandbox } from 'sandbox-exchange';
 import { RunningApp, startApp } from '../../src/start-app';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { StateStore } from '../../src/store/state-store';

@@ -1,6 +1,6 @@
 import { canonicalDecimal } from '../../src/market/decimal';
 import { DAY_MS } from '../../src/market/trade-window';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { StateStore } from '../../src/store/state-store';
 import { ExactJson, parseExactJson } from '../../src/upstream/exact-json';
 

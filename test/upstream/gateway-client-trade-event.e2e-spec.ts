@@ -1,7 +1,6 @@
 import { Trade } from '../../src/market/trade';
-import { Side } from '../../src/sandbox/engine/side';
-import { formatUnits } from '../../src/sandbox/engine/units';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox, Side } from 'sandbox-exchange';
+import { formatUnits } from '../../src/market/fixed-point';
 import { GatewayClient } from '../../src/upstream/gateway/gateway-client';
 import { tradesSubscription } from '../../src/upstream/gateway/market-data-subscriptions';
 import { waitUntil } from '../../src/upstream/gateway/testing/wait-until';

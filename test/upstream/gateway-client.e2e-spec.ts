@@ -1,8 +1,6 @@
 import { Trade } from '../../src/market/trade';
-import { Side } from '../../src/sandbox/engine/side';
-import { formatUnits } from '../../src/sandbox/engine/units';
-import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { MarketSimulator, RunningSandbox, Side } from 'sandbox-exchange';
+import { formatUnits } from '../../src/market/fixed-point';
 import { GatewayClient, GatewayConnectionState } from '../../src/upstream/gateway/gateway-client';
 import { GatewayClientOptions } from '../../src/upstream/gateway/gateway-client-options';
 import { GatewayCallError } from '../../src/upstream/gateway/gateway-errors';

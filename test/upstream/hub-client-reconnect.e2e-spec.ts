@@ -1,7 +1,4 @@
-import { HubServer } from '../../src/sandbox/hub/hub-server';
-import { MarketDataHub } from '../../src/sandbox/hub/market-data-hub';
-import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { HubServer, MarketDataHub, MarketSimulator, RunningSandbox } from 'sandbox-exchange';
 import { HubClient, HubClientState } from '../../src/upstream/hub/hub-client';
 import { startTestSandbox } from '../support/start-test-sandbox';
 import {

@@ -1,14 +1,13 @@
 import { BookMessage } from '../../src/market/book-update';
 import { compareCanonical } from '../../src/market/decimal';
-import { Side } from '../../src/sandbox/engine/side';
-import { formatUnits } from '../../src/sandbox/engine/units';
-import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
+import { MarketSimulator, Side } from 'sandbox-exchange';
+import { formatUnits } from '../../src/market/fixed-point';
 import { MalformedBookItemError } from '../../src/upstream/hub/book-item.codec';
 import { BookListener } from '../../src/upstream/hub/book-subscription';
 import { HubClient, HubClientOptions, HubClientState } from '../../src/upstream/hub/hub-client';
 import { HubClientLogger } from '../../src/upstream/hub/hub-client-logger';
 
-export { waitFor } from '../sandbox/hub-test-support';
+export { waitFor } from '../support/fault-run';
 
 /** Price to amount per side, both canonical decimal text. */
 export interface TextBook {

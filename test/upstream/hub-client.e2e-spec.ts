@@ -1,8 +1,4 @@
-import { HubNegotiation } from '../../src/sandbox/hub/hub-negotiation';
-import { HubServer } from '../../src/sandbox/hub/hub-server';
-import { MarketDataHub } from '../../src/sandbox/hub/market-data-hub';
-import { MarketSimulator } from '../../src/sandbox/simulation/market-simulator';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { HubNegotiation, HubServer, MarketDataHub, MarketSimulator, RunningSandbox } from 'sandbox-exchange';
 import { HubClient, HubClientState } from '../../src/upstream/hub/hub-client';
 import { startTestSandbox } from '../support/start-test-sandbox';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { RedisRequestBudget } from '../../src/upstream/rest/redis-request-budget';
 import { RestFamily } from '../../src/upstream/rest/request-budget';
 import { RestClient } from '../../src/upstream/rest/rest-client';

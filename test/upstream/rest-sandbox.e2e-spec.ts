@@ -1,5 +1,5 @@
 import { Decimal } from '../../src/market/decimal';
-import { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { parseExactJson } from '../../src/upstream/exact-json';
 import { RestClient } from '../../src/upstream/rest/rest-client';
 import { TokenBucketBudget } from '../../src/upstream/rest/token-bucket-budget';

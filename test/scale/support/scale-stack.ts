@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { RunningSandbox } from '../../../src/sandbox/start-sandbox';
+import { RunningSandbox } from 'sandbox-exchange';
 import { RedisStateStore } from '../../../src/store/redis-state-store';
 import { waitFor } from '../../support/fault-run';
 import { startRedisServer, TestRedisServer } from '../../support/redis-server';

@@ -1,9 +1,0 @@
-import { JsonNumber } from '../../market/json-number';
-import { formatUnits } from '../engine/units';
-
-export { JsonNumber, toJson } from '../../market/json-number';
-
-/** Units at a scale, written into JSON as a bare number with exact digits. */
-export function jsonNumber(units: bigint, scale: number): JsonNumber {
-  return new JsonNumber(formatUnits(units, scale));
-}
