@@ -23,7 +23,7 @@ import { TRADE_FEED, TradeFeed } from './feeds/trade-feed';
 import { IngestMetrics } from './ingest-metrics';
 import { IngestReadiness } from './ingest-readiness';
 import { IngestSchedule } from './ingest-schedule';
-import { IngestService } from './ingest.service';
+import { IngestService } from './ingest-service';
 import { IngestedInstruments } from './ingested-instruments';
 import { LocalOwnerRequests } from './owner-requests/local-owner-requests';
 import { OWNER_REQUESTS, OwnerRequests } from './owner-requests/owner-request';

@@ -1,5 +1,5 @@
 import { MemoryStateStore } from './memory-state-store';
-import { describeStateStoreContract, head } from './testing/state-store.contract';
+import { describeStateStoreContract, head } from './testing/state-store-contract';
 
 describeStateStoreContract('MemoryStateStore', async () => {
   const store = new MemoryStateStore();

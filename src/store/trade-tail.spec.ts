@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Trade } from '../market/trade';
 import { TradeTail } from './state-store';
 import { compareTradesOldestFirst } from './store-order';
-import { trade as storedTrade } from './testing/state-store.contract';
+import { trade as storedTrade } from './testing/state-store-contract';
 import { appendTail } from './trade-tail';
 
 const SEED = 20261126;

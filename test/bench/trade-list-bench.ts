@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { RedisStateStore } from '../../src/store/redis-state-store';
-import { head, trade } from '../../src/store/testing/state-store.contract';
+import { head, trade } from '../../src/store/testing/state-store-contract';
 import { appendTail } from '../../src/store/trade-tail';
 import { startRedisServer } from '../support/redis-server';
 import { percentile } from './bench-process';

@@ -3,7 +3,7 @@ import { Cluster } from 'ioredis';
 import { createRedisClient, RedisLocation, reportConnectionErrors } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite } from '../../src/store/state-store';
-import { describeStateStoreContract, eventually, head } from '../../src/store/testing/state-store.contract';
+import { describeStateStoreContract, eventually, head } from '../../src/store/testing/state-store-contract';
 import { redisStoreUnderTest } from '../store/redis-store-under-test';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { ownerOf } from './slot-owner';

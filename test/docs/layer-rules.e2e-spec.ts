@@ -68,7 +68,7 @@ describe('the lint rules that hold the layers of src/ and the sandbox package ap
     ['src/ingest/feeds/probe.ts', '../../upstream/gateway/gateway-client'],
     ['src/ingest/feeds/probe.ts', '../../store/state-store'],
     ['src/api/views/probe.ts', '../../store/state-store'],
-    ['src/api/views/probe.ts', '../../store/testing/state-store.contract'],
+    ['src/api/views/probe.ts', '../../store/testing/state-store-contract'],
     ['src/scheduler/probe.ts', '../upstream/reconnect-backoff'],
     ['src/main.ts', 'sandbox-exchange'],
     ['test/api/probe.ts', 'sandbox-exchange'],

@@ -1,4 +1,4 @@
-import { IngestService } from '../../src/ingest/ingest.service';
+import { IngestService } from '../../src/ingest/ingest-service';
 import { MarketInfo } from '../../src/market/market-info';
 import { LISTED } from '../support/fault-cases';
 import { sleep, waitFor } from '../support/fault-run';

@@ -15,7 +15,7 @@ import { StoreKeys } from '../../src/store/keys';
 import { createRedisClient, RedisClient } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, WriteFence } from '../../src/store/state-store';
-import { head } from '../../src/store/testing/state-store.contract';
+import { head } from '../../src/store/testing/state-store-contract';
 import { sleep, waitFor } from '../support/fault-run';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';

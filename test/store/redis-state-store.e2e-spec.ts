@@ -7,7 +7,7 @@ import {
   eventually,
   head,
   trade,
-} from '../../src/store/testing/state-store.contract';
+} from '../../src/store/testing/state-store-contract';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { redisStoreUnderTest } from './redis-store-under-test';
 

@@ -1,6 +1,6 @@
 import { encodeLease } from '../../src/store/lease-value';
 import { RedisStateStore } from '../../src/store/redis-state-store';
-import { StoreUnderTest } from '../../src/store/testing/state-store.contract';
+import { StoreUnderTest } from '../../src/store/testing/state-store-contract';
 
 /** Stores of one test on one prefix over one Redis (a server or a cluster), with an admin connection. */
 export interface RedisStores {

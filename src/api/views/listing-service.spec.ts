@@ -2,7 +2,7 @@ import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { InstrumentHead } from '../../store/state-store';
-import { head } from '../../store/testing/state-store.contract';
+import { head } from '../../store/testing/state-store-contract';
 import { ListingService } from './listing-service';
 import { MarketViews } from './market-views';
 

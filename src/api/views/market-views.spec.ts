@@ -1,7 +1,7 @@
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
-import { eventually, head, trade } from '../../store/testing/state-store.contract';
+import { eventually, head, trade } from '../../store/testing/state-store-contract';
 import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
 

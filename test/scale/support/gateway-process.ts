@@ -6,6 +6,7 @@ import { freePort } from '../../support/redis-server';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'main.js');
+const SANDBOX_ENTRY = join(ROOT, 'packages', 'sandbox-exchange', 'dist', 'index.js');
 
 /** A gateway replica: the real build (`node dist/main.js`) in a process of its own. */
 export interface GatewayProcess {
@@ -134,17 +135,23 @@ function track(child: ChildProcess): void {
   });
 }
 
-/** The replicas run the build: one older than the sources would test yesterday's code. */
+/** The replicas run the build, the sandbox's included: one older than the sources would test yesterday's code. */
 function assertBuildIsCurrent(): void {
-  let built: number;
-  try {
-    built = statSync(MAIN).mtimeMs;
-  } catch {
-    throw new Error(`${MAIN} is missing: run npm run build first (npm test does)`);
-  }
-  const newest = newestSource(join(ROOT, 'src'));
-  if (newest.mtimeMs > built) {
-    throw new Error(`${newest.path} is newer than ${MAIN}: run npm run build first (npm test does)`);
+  const builds = [
+    { sources: join(ROOT, 'src'), entry: MAIN },
+    { sources: join(ROOT, 'packages', 'sandbox-exchange', 'src'), entry: SANDBOX_ENTRY },
+  ];
+  for (const { sources, entry } of builds) {
+    let built: number;
+    try {
+      built = statSync(entry).mtimeMs;
+    } catch {
+      throw new Error(`${entry} is missing: run npm run build first (npm test does)`);
+    }
+    const newest = newestSource(sources);
+    if (newest.mtimeMs > built) {
+      throw new Error(`${newest.path} is newer than ${entry}: run npm run build first (npm test does)`);
+    }
   }
 }
 
