@@ -1,6 +1,6 @@
 /**
  * Fixed-point decimals: an integer count of 10^-scale units held in a bigint, exact at any scale.
- * The sandbox exchange keeps its prices, amounts and balances so; the trade window its running sums.
+ * The trade window keeps its running sums so.
  */
 
 const POWERS: bigint[] = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));

@@ -70,8 +70,8 @@ export function hasLastPrice(summary: MarketSummary): summary is MarketSummary &
 /**
  * Divides for `percentChange` only: to three decimals, truncated. Rounding that half away from zero
  * to two decimals rounds the exact quotient, since the halfway point 0.005 has three decimals itself;
- * a division carried to `Decimal`'s 40 places cost several times as much, for every market of every
- * listing rebuilt (7 % of an API replica's CPU under the freshness bench's pollers).
+ * a division carried to `Decimal`'s 40 places costs several times as much, for every market of every
+ * listing rebuilt.
  */
 const PercentDecimal = BigConstructor();
 PercentDecimal.DP = 3;

@@ -40,8 +40,8 @@ export interface OrderBookOptions {
  *
  * A level's texts stay in their slot of `prices` and `amounts` for as long as it lives; the sorted order is
  * an Int32Array of slots beside the keys. An insert or a removal moves numbers only, a block move of typed
- * arrays, where shifting arrays of strings (with splice) wrote every moved pointer through V8's write
- * barrier: 5 % of the ingest's CPU under a burst spread over hundreds of levels.
+ * arrays, where shifting arrays of strings (with splice) writes every moved pointer through V8's write
+ * barrier (BENCHMARKS.md, Profiles).
  *
  * A level is found by that search rather than through a Map keyed by price text: across hundreds of books a
  * Map's entries and the texts it compares are scattered over the heap, and each price read from a frame is a

@@ -17,9 +17,9 @@ import { encodeTradeMember } from './trade-member';
  * level; for a price given more than once the last entry wins), trades as
  * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
  *
- * One packed argument instead of one argument per item: a full book of 2 x 20,000 levels as 80,000
- * arguments took the client 25 to 35 ms to encode in one turn of the event loop, against a few for
- * one string, and Redis splits it faster than it parses a command of that many arguments.
+ * One packed argument instead of one argument per item: a deep book as one argument per level takes
+ * the client tens of milliseconds to encode in one turn of the event loop, against a few for one
+ * string, and Redis splits it faster than it parses a command of that many arguments.
  */
 const SOURCE = `
 local channel = ARGV[1]
@@ -86,8 +86,8 @@ export const INSTRUMENT_WRITE_SCRIPT = new LuaScript(SOURCE);
 
 /**
  * How many writes one script call carries at most, and the size of their packed arguments after
- * which a call takes no more. One call per write cost the client about 25 us of CPU per instrument
- * (a command, its promise and its reply each); one call per batch would hold Redis, and every
+ * which a call takes no more. One call per write costs the client a command, a promise and a reply
+ * per instrument (BENCHMARKS.md, Store writes); one call per batch would hold Redis, and every
  * reader behind it, for the whole of a large batch (a first write of deep books and days of trades).
  */
 export const WRITES_PER_CALL = 64;
