@@ -9,6 +9,7 @@ WORKDIR /app
 # Lockfile and manifests first, so that dependency layers are reused when only sources change.
 COPY package.json package-lock.json ./
 COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
+COPY packages/exchange-fixtures/package.json ./packages/exchange-fixtures/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY packages/sandbox-exchange/tsconfig.json packages/sandbox-exchange/tsconfig.build.json ./packages/sandbox-exchange/
@@ -21,6 +22,7 @@ FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
+COPY packages/exchange-fixtures/package.json ./packages/exchange-fixtures/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
