@@ -8,7 +8,7 @@ import {
   TransferFormat,
 } from '@microsoft/signalr';
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
-import { readBookStreamItem } from './book-item-reader';
+import { readHubFormBookItem } from './book-item-reader';
 import { RejectionReason } from '../upstream-rejections';
 
 /** Ends every message of the JSON hub protocol. */
@@ -43,9 +43,9 @@ const INTEGER = /^-?\d+$/;
  * server wrote, so a stream item's prices and amounts arrive as strings with all their digits. Only
  * the protocol's own integers (`type`, `sequenceId`) are turned back into numbers.
  *
- * `Book` stream items in the form the hub writes them are read straight into their decoded form
- * (see readBookStreamItem), the hot path of the ingest; any other message, and any item that strays
- * from that form, is read generically.
+ * `Book` stream items laid out exactly as the hub writes them are read straight into their decoded
+ * form (see readHubFormBookItem), the hot path of the ingest; any other message, and any item that
+ * strays from that form, is read generically.
  *
  * Unlike the official protocol, a message that cannot be read is handed to `onMalformed` and
  * skipped, so one bad message costs that message and not the connection. The handshake response is
@@ -89,7 +89,7 @@ export class ExactJsonHubProtocol implements IHubProtocol {
 
   /** The message in `record`, or undefined for a type this client does not know (ignored, as the protocol asks). */
   private readMessage(record: string, logger: ILogger): HubMessage | undefined {
-    const bookItem = readBookStreamItem(record);
+    const bookItem = readHubFormBookItem(record);
     if (bookItem) return bookItem;
     let parsed: ExactJson;
     try {
