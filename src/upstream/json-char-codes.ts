@@ -14,9 +14,6 @@ export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const LOWER_E = 0x65;
 export const UPPER_E = 0x45;
-export const LOWER_T = 0x74;
-export const LOWER_F = 0x66;
-export const LOWER_N = 0x6e;
 
 export function isDigit(code: number): boolean {
   return code >= ZERO && code <= NINE;

@@ -8,7 +8,7 @@ import { OrderBook } from '../../src/market/order-book';
 import { writeArguments } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite } from '../../src/store/state-store';
-import { decodeBookItem } from '../../src/upstream/hub/book-item.codec';
+import { decodeBookItem } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { CcxtOrderBook, loadCcxtOrderBook } from './book-ccxt';
 import { generateBookStream, RecordedBookStream, TextLevel } from './book-stream';

@@ -55,7 +55,7 @@ function exactReader(
 ): (book: OrderBook, frame: string, apply?: boolean) => void {
   const reading: Reading = {
     ...load<Pick<Reading, 'ExactJsonHubProtocol'>>(root, 'src/upstream/hub/exact-json-hub-protocol'),
-    ...load<Pick<Reading, 'decodeBookItem'>>(root, 'src/upstream/hub/book-item.codec'),
+    ...load<Pick<Reading, 'decodeBookItem'>>(root, 'src/upstream/hub/book-item-codec'),
   };
   const protocol = new reading.ExactJsonHubProtocol((error) => {
     throw error;

@@ -1,7 +1,7 @@
 import { MessageType, NullLogger, StreamItemMessage } from '@microsoft/signalr';
 import { parseArgs } from 'node:util';
 import { parseExactJson } from '../../src/upstream/exact-json';
-import { decodeBookItem } from '../../src/upstream/hub/book-item.codec';
+import { decodeBookItem } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { decodeDepth } from '../../src/upstream/rest/depth-codec';
 import { describeMachine } from './machine';

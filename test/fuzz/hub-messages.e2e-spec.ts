@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { BookMessage } from '../../src/market/book-update';
 import { canonicalDecimal } from '../../src/market/decimal';
-import { decodeBookItem, MalformedBookItemError } from '../../src/upstream/hub/book-item.codec';
+import { decodeBookItem, MalformedBookItemError } from '../../src/upstream/hub/book-item-codec';
 import { BookListener } from '../../src/upstream/hub/book-subscription';
 import {
   ExactJsonHubProtocol,

@@ -2,7 +2,7 @@ import { BookMessage } from '../../src/market/book-update';
 import { compareCanonical } from '../../src/market/decimal';
 import { MarketSimulator, Side } from 'sandbox-exchange';
 import { formatUnits } from '../../src/market/fixed-point';
-import { MalformedBookItemError } from '../../src/upstream/hub/book-item.codec';
+import { MalformedBookItemError } from '../../src/upstream/hub/book-item-codec';
 import { BookListener } from '../../src/upstream/hub/book-subscription';
 import { HubClient, HubClientOptions, HubClientState } from '../../src/upstream/hub/hub-client';
 import { HubClientLogger } from '../../src/upstream/hub/hub-client-logger';

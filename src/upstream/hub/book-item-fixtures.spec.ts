@@ -1,6 +1,6 @@
 import { isJsonObject, parseExactJson } from '../exact-json';
 import { LevelMeaning, levelUpdates, readSpecFixture } from '../testing/spec-fixtures';
-import { decodeBookItem } from './book-item.codec';
+import { decodeBookItem } from './book-item-codec';
 
 interface BookItemMeaning {
   readonly type: string;

@@ -1,7 +1,7 @@
 import { HubMessage, MessageType } from '@microsoft/signalr';
 import fc from 'fast-check';
 import { ExactJson, parseExactJson } from '../exact-json';
-import { decodeBookItem, isDecodedBookItem, MalformedBookItemError } from './book-item.codec';
+import { decodeBookItem, isDecodedBookItem, MalformedBookItemError } from './book-item-codec';
 import { readHubFormBookItem } from './book-item-reader';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from './exact-json-hub-protocol';
 import {

@@ -14,7 +14,7 @@ import {
   ZERO,
   isDigit,
 } from '../json-char-codes';
-import { decodedBookItem } from './book-item.codec';
+import { decodedBookItem } from './book-item-codec';
 
 /**
  * The message read in one pass into its decoded form when it is a `Book` stream item laid out exactly

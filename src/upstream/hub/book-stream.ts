@@ -1,6 +1,6 @@
 import { HubConnection, ISubscription } from '@microsoft/signalr';
 import { BookMessage } from '../../market/book-update';
-import { decodeBookItem, MalformedBookItemError } from './book-item.codec';
+import { decodeBookItem, MalformedBookItemError } from './book-item-codec';
 import { BookListener, BookSubscription } from './book-subscription';
 import { HubClientLogger } from './hub-client-logger';
 

@@ -1,5 +1,5 @@
 import { BookMessage } from '../../market/book-update';
-import { MalformedBookItemError } from './book-item.codec';
+import { MalformedBookItemError } from './book-item-codec';
 
 /** What a `Book` stream of one instrument tells its owner. */
 export interface BookListener {

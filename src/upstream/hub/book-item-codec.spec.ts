@@ -1,5 +1,5 @@
 import { parseExactJson } from '../exact-json';
-import { decodeBookItem, MalformedBookItemError } from './book-item.codec';
+import { decodeBookItem, MalformedBookItemError } from './book-item-codec';
 
 const RECEIVED_AT = 1_710_408_413_589;
 
