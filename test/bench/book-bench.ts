@@ -8,7 +8,7 @@ import { OrderBook } from '../../src/market/order-book';
 import { writeArguments } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite } from '../../src/store/state-store';
-import { decodeBookItem } from '../../src/upstream/hub/book-item-codec';
+import { bookMessageOf } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { CcxtOrderBook, loadCcxtOrderBook } from './book-ccxt';
 import { generateBookStream, RecordedBookStream, TextLevel } from './book-stream';
@@ -370,7 +370,7 @@ function exactFrameApplier(instrument: string): (book: OrderBook, frame: string)
   return (book, frame) => {
     for (const message of protocol.parseMessages(frame, null)) {
       if (message.type !== 2) continue;
-      const decoded = decodeBookItem(message.item, 0, instrument);
+      const decoded = bookMessageOf(message.item, 0, instrument);
       for (const update of decoded.updates) book.apply(update);
     }
   };

@@ -30,12 +30,18 @@ interface Reading {
   readonly ExactJsonHubProtocol: new (onMalformed: (error: Error) => void) => {
     parseMessages(input: string, logger: null): { type: number; item?: unknown }[];
   };
-  readonly decodeBookItem: (
-    item: unknown,
-    receivedAt: number,
-    instrument?: string,
-  ) => { updates: readonly LevelUpdate[] };
+  /** The book message of a stream item as the protocol hands it on. */
+  readonly bookMessageOf: BookMessageOf;
 }
+
+type BookMessageOf = (
+  item: unknown,
+  receivedAt: number,
+  instrument?: string,
+) => { updates: readonly LevelUpdate[] };
+
+/** An earlier tree's codec may name that function `decodeBookItem`. */
+type Codec = { readonly bookMessageOf?: BookMessageOf; readonly decodeBookItem?: BookMessageOf };
 
 /** A module of the tree at `root`, loaded at run time because the tree is only known then. */
 function load<T>(root: string, path: string): T {
@@ -53,9 +59,10 @@ function exactReader(
   root: string,
   instrument: string,
 ): (book: OrderBook, frame: string, apply?: boolean) => void {
+  const codec = load<Codec>(root, 'src/upstream/hub/book-item-codec');
   const reading: Reading = {
     ...load<Pick<Reading, 'ExactJsonHubProtocol'>>(root, 'src/upstream/hub/exact-json-hub-protocol'),
-    ...load<Pick<Reading, 'decodeBookItem'>>(root, 'src/upstream/hub/book-item-codec'),
+    bookMessageOf: (codec.bookMessageOf ?? codec.decodeBookItem)!,
   };
   const protocol = new reading.ExactJsonHubProtocol((error) => {
     throw error;
@@ -63,7 +70,7 @@ function exactReader(
   return (book, frame, apply = false) => {
     for (const message of protocol.parseMessages(frame, null)) {
       if (message.type !== 2) continue;
-      const { updates } = reading.decodeBookItem(message.item, 0, instrument);
+      const { updates } = reading.bookMessageOf(message.item, 0, instrument);
       if (apply) for (const update of updates) book.apply(update);
     }
   };

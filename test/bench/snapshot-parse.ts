@@ -1,7 +1,7 @@
 import { MessageType, NullLogger, StreamItemMessage } from '@microsoft/signalr';
 import { parseArgs } from 'node:util';
 import { parseExactJson } from '../../src/upstream/exact-json';
-import { decodeBookItem } from '../../src/upstream/hub/book-item-codec';
+import { bookMessageOf } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { decodeDepth } from '../../src/upstream/rest/depth-codec';
 import { describeMachine } from './machine';
@@ -34,7 +34,7 @@ function main(): void {
   const hub = (): void => {
     const [message] = protocol.parseMessages(hubRecord, NullLogger.instance) as StreamItemMessage[];
     if (message.type !== MessageType.StreamItem) throw new Error('not a stream item');
-    decodeBookItem(message.item, Date.now(), 'btc_usdt');
+    bookMessageOf(message.item, Date.now(), 'btc_usdt');
   };
   const rest = (): void => {
     decodeDepth(parseExactJson(restBody), Date.now());

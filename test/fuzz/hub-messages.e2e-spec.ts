@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { BookMessage } from '../../src/market/book-update';
 import { canonicalDecimal } from '../../src/market/decimal';
-import { decodeBookItem, MalformedBookItemError } from '../../src/upstream/hub/book-item-codec';
+import {
+  bookMessageOf,
+  decodeJsonBookItem,
+  MalformedBookItemError,
+} from '../../src/upstream/hub/book-item-codec';
 import { BookListener } from '../../src/upstream/hub/book-subscription';
 import {
   ExactJsonHubProtocol,
@@ -71,7 +75,7 @@ function expectedOf(text: string, junkId: string) {
   for (const message of messages) {
     if (message.type === MessageType.StreamItem && message.invocationId === junkId) {
       try {
-        decodeBookItem(message.item, 0, JUNK);
+        bookMessageOf(message.item, 0, JUNK);
       } catch {
         invalidItems += 1;
       }
@@ -126,7 +130,7 @@ describe('hub messages under fuzzing', () => {
         if (item === undefined) return;
         let message: BookMessage;
         try {
-          message = decodeBookItem(item, 5, JUNK);
+          message = decodeJsonBookItem(item, 5, JUNK);
         } catch (error) {
           expect(error).toBeInstanceOf(MalformedBookItemError);
           expect((error as MalformedBookItemError).problems.length).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
-import { parseExactJson } from '../exact-json';
-import { decodeBookItem, MalformedBookItemError } from './book-item-codec';
+import { ExactJson, parseExactJson } from '../exact-json';
+import { decodeJsonBookItem, MalformedBookItemError } from './book-item-codec';
 
 const RECEIVED_AT = 1_710_408_413_589;
 
 function decode(text: string, expectedInstrument?: string) {
-  return decodeBookItem(parseExactJson(text), RECEIVED_AT, expectedInstrument);
+  return decodeJsonBookItem(parseExactJson(text), RECEIVED_AT, expectedInstrument);
 }
 
 function problemsOf(text: string, expectedInstrument?: string): readonly string[] {
@@ -17,7 +17,7 @@ function problemsOf(text: string, expectedInstrument?: string): readonly string[
   throw new Error('the item was accepted');
 }
 
-describe('decodeBookItem', () => {
+describe('decodeJsonBookItem', () => {
   it('decodes the documented update: bids then asks, amount 0 kept as "0", the item snapshot flag', () => {
     const message = decode(
       '{"instrument":"btc_usdt","bids":[{"amount":1.3393,"price":8348.98}],"asks":[{"amount":0,"price":8394.84}],' +
@@ -125,11 +125,18 @@ describe('decodeBookItem', () => {
     expect(
       problemsOf('{"instrument":"eth_btc","bids":[],"asks":[],"version":1,"snapshot":true}', 'btc_usdt'),
     ).toEqual(['item.instrument: expected "btc_usdt", got "eth_btc"']);
+    expect(
+      problemsOf('{"instrument":"eth_btc","bids":[],"asks":[],"version":-1,"snapshot":true}', 'btc_usdt'),
+    ).toEqual([
+      'item.instrument: expected "btc_usdt", got "eth_btc"',
+      'item.version: expected an integer from 0 to 9007199254740991, got "-1"',
+    ]);
   });
 
   it('rejects numbers that already went through a float', () => {
-    expect(() =>
-      decodeBookItem({ instrument: 'a_b', bids: [], asks: [], version: 1, snapshot: true }, 0),
-    ).toThrow(MalformedBookItemError);
+    const floats = JSON.parse(
+      '{"instrument":"a_b","bids":[],"asks":[],"version":1,"snapshot":true}',
+    ) as ExactJson;
+    expect(() => decodeJsonBookItem(floats, 0)).toThrow(MalformedBookItemError);
   });
 });

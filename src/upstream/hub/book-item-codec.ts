@@ -11,19 +11,25 @@ export class MalformedBookItemError extends Error {
   }
 }
 
-/** Marks the items the hub protocol decoded itself; no parsed JSON value can hold a symbol. */
-const DECODED = Symbol('decoded Book item');
-
 /**
- * A `Book` stream item that the hub protocol read straight from its frame (see readHubFormBookItem):
- * what the generic decoding below makes of the same item, the instrument still as written.
+ * A `Book` stream item as the hub protocol hands it to the stream: decoded, or rejected. Only the
+ * stream knows which instrument it asked for, so both keep the instrument as written for it to check.
  */
+export type BookItem = DecodedBookItem | RejectedBookItem;
+
+/** The item's levels as canonical decimal text, bids then asks, with its own version and snapshot flag. */
 export interface DecodedBookItem {
-  readonly decoded: typeof DECODED;
   readonly instrument: string;
   readonly version: number;
   readonly snapshot: boolean;
   readonly updates: readonly LevelUpdate[];
+}
+
+/** An item the generic reader rejects, in its words; whether the instrument is the one expected is not judged yet. */
+export interface RejectedBookItem {
+  readonly rejection: MalformedBookItemError;
+  /** Undefined when the instrument is no non-empty string, which is then among the problems. */
+  readonly instrument: string | undefined;
 }
 
 /**
@@ -36,64 +42,67 @@ export function decodedBookItem(
   snapshot: boolean,
   updates: readonly LevelUpdate[],
 ): DecodedBookItem {
-  return { decoded: DECODED, instrument, version, snapshot, updates };
-}
-
-export function isDecodedBookItem(item: unknown): item is DecodedBookItem {
-  return typeof item === 'object' && item !== null && (item as { decoded?: unknown }).decoded === DECODED;
+  return { instrument, version, snapshot, updates };
 }
 
 /**
- * Decodes one item of the hub's `Book` stream (spec 6.1) into a book message: bids then asks, each
- * level's price and amount as canonical decimal text (amount "0" removes the level), the item's own
- * `snapshot` flag and `version`. Prices and amounts may be JSON numbers or numeric strings, but the
- * item must come from an exact parse (see parseExactJson): a number that already went through a
- * float is not accepted. A DecodedBookItem is taken as it is. Totals are ignored, they are no
- * checksum. Any problem rejects the whole item, because a delta with a level left out would leave
- * the book silently wrong.
- *
- * @param receivedAt Unix milliseconds when the item arrived; items carry no time of their own.
- * @param expectedInstrument When given, an item of another instrument (any case) is rejected.
+ * Reads one parsed item of the hub's `Book` stream (spec 6.1): bids then asks, each level's price and
+ * amount as canonical decimal text (amount "0" removes the level), the item's own `snapshot` flag and
+ * `version`. Prices and amounts may be JSON numbers or numeric strings, but the item must come from an
+ * exact parse (see parseExactJson): a number that already went through a float is not accepted.
+ * Totals are ignored, they are no checksum. Any problem rejects the whole item, because a delta with
+ * a level left out would leave the book silently wrong.
  */
-export function decodeBookItem(item: unknown, receivedAt: number, expectedInstrument?: string): BookMessage {
-  if (isDecodedBookItem(item)) return decodedBookMessage(item, receivedAt, expectedInstrument);
+export function readBookItem(item: ExactJson | undefined): BookItem {
   const problems = new FieldProblems();
-  const fields = problems.read(() => JsonFields.of(item as ExactJson | undefined, 'item'));
-  if (!fields) throw new MalformedBookItemError(problems.messages);
-  const instrument = problems.read(() => fields.string('instrument').toLowerCase());
-  if (instrument !== undefined && expectedInstrument !== undefined) {
-    const expected = expectedInstrument.toLowerCase();
-    if (instrument !== expected) problems.add(wrongInstrument(expected, fields.raw('instrument')));
-  }
+  const fields = problems.read(() => JsonFields.of(item, 'item'));
+  if (!fields) return rejectedBookItem(problems.messages, undefined);
+  const instrument = problems.read(() => fields.string('instrument'));
   const version = problems.read(() => fields.integer('version', 0, Number.MAX_SAFE_INTEGER));
   const snapshot = problems.read(() => fields.flag('snapshot'));
   const bids = problems.read(() => readPriceLevels(fields, 'bids', 'bid', problems));
   const asks = problems.read(() => readPriceLevels(fields, 'asks', 'ask', problems));
-  if (problems.messages.length > 0) throw new MalformedBookItemError(problems.messages);
-  return {
-    instrument: instrument!,
-    version: version!,
-    snapshot: snapshot!,
-    updates: [...bids!, ...asks!],
-    time: receivedAt,
-  };
+  if (problems.messages.length > 0) return rejectedBookItem(problems.messages, instrument);
+  return decodedBookItem(instrument!, version!, snapshot!, [...bids!, ...asks!]);
 }
 
-function decodedBookMessage(
-  item: DecodedBookItem,
-  receivedAt: number,
-  expectedInstrument: string | undefined,
-): BookMessage {
-  const instrument = item.instrument.toLowerCase();
-  if (expectedInstrument !== undefined) {
+function rejectedBookItem(problems: readonly string[], instrument: string | undefined): RejectedBookItem {
+  return { rejection: new MalformedBookItemError(problems), instrument };
+}
+
+/**
+ * The book message of a read item, its instrument in lower case; throws the item's
+ * MalformedBookItemError when it was rejected or is of another instrument than expected.
+ *
+ * @param receivedAt Unix milliseconds when the item arrived; items carry no time of their own.
+ * @param expectedInstrument When given, an item of another instrument (any case) is rejected.
+ */
+export function bookMessageOf(item: BookItem, receivedAt: number, expectedInstrument?: string): BookMessage {
+  const instrument = item.instrument?.toLowerCase();
+  let wrong: string | undefined;
+  if (instrument !== undefined && expectedInstrument !== undefined) {
     const expected = expectedInstrument.toLowerCase();
-    if (instrument !== expected)
-      throw new MalformedBookItemError([wrongInstrument(expected, item.instrument).message]);
+    if (instrument !== expected) wrong = wrongInstrument(expected, item.instrument!);
   }
+  // A wrong instrument is the first problem the generic reader names.
+  if ('rejection' in item)
+    throw wrong === undefined
+      ? item.rejection
+      : new MalformedBookItemError([wrong, ...item.rejection.problems]);
+  if (wrong !== undefined) throw new MalformedBookItemError([wrong]);
   const { version, snapshot, updates } = item;
-  return { instrument, version, snapshot, updates, time: receivedAt };
+  return { instrument: instrument!, version, snapshot, updates, time: receivedAt };
 }
 
-function wrongInstrument(expected: string, written: ExactJson | undefined): FieldError {
-  return new FieldError('item.instrument', `"${expected}"`, written);
+/** readBookItem and bookMessageOf in one, for a parsed item that did not come through the hub protocol. */
+export function decodeJsonBookItem(
+  item: ExactJson | undefined,
+  receivedAt: number,
+  expectedInstrument?: string,
+): BookMessage {
+  return bookMessageOf(readBookItem(item), receivedAt, expectedInstrument);
+}
+
+function wrongInstrument(expected: string, written: string): string {
+  return new FieldError('item.instrument', `"${expected}"`, written).message;
 }

@@ -1,6 +1,6 @@
 import { isJsonObject, parseExactJson } from '../exact-json';
 import { LevelMeaning, levelUpdates, readSpecFixture } from '../testing/spec-fixtures';
-import { decodeBookItem } from './book-item-codec';
+import { decodeJsonBookItem } from './book-item-codec';
 
 interface BookItemMeaning {
   readonly type: string;
@@ -20,7 +20,7 @@ const RECORD_SEPARATOR = '\u001e';
 const RECEIVED_AT = 1_714_564_801_600;
 
 describe.each(['hub/book-snapshot.json', 'hub/book-update.json'])(
-  'decodeBookItem against the specification fixture %s',
+  'decodeJsonBookItem against the specification fixture %s',
   (file) => {
     const { wire, means } = readSpecFixture<BookItemMeaning>(file);
 
@@ -36,7 +36,7 @@ describe.each(['hub/book-snapshot.json', 'hub/book-update.json'])(
     it('reads the item with its version, snapshot flag and every level exactly (the totals are not read)', () => {
       const message = parseExactJson(wire.slice(0, -1));
       const item = isJsonObject(message) ? message.item : undefined;
-      expect(decodeBookItem(item, RECEIVED_AT, means.item.instrument)).toEqual({
+      expect(decodeJsonBookItem(item, RECEIVED_AT, means.item.instrument)).toEqual({
         instrument: means.item.instrument,
         version: Number(means.item.version),
         snapshot: means.item.snapshot,

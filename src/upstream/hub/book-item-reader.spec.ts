@@ -1,7 +1,14 @@
 import { HubMessage, MessageType } from '@microsoft/signalr';
 import fc from 'fast-check';
+import { BookMessage } from '../../market/book-update';
 import { ExactJson, parseExactJson } from '../exact-json';
-import { decodeBookItem, isDecodedBookItem, MalformedBookItemError } from './book-item-codec';
+import {
+  BookItem,
+  bookMessageOf,
+  decodeJsonBookItem,
+  MalformedBookItemError,
+  readBookItem,
+} from './book-item-codec';
 import { readHubFormBookItem } from './book-item-reader';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from './exact-json-hub-protocol';
 import {
@@ -17,15 +24,25 @@ const SEED = 20261122;
 const RECEIVED_AT = 1_710_408_413_589;
 const EXPECTED_INSTRUMENTS = [undefined, 'btc_usdt', 'BTC_USDT', 'eth_btc'];
 
-type Decoded = { message: unknown } | { problems: readonly string[] };
+type Decoded = { message: BookMessage } | { problems: readonly string[] };
 
-function decoded(item: unknown, expectedInstrument: string | undefined): Decoded {
+function outcome(decode: () => BookMessage): Decoded {
   try {
-    return { message: decodeBookItem(item, RECEIVED_AT, expectedInstrument) };
+    return { message: decode() };
   } catch (error) {
     if (!(error instanceof MalformedBookItemError)) throw error;
     return { problems: error.problems };
   }
+}
+
+/** What a Book stream makes of an item the hub protocol handed on. */
+function decoded(item: BookItem, expectedInstrument: string | undefined): Decoded {
+  return outcome(() => bookMessageOf(item, RECEIVED_AT, expectedInstrument));
+}
+
+/** What the generic reader makes of a parsed item. */
+function decodedJson(item: ExactJson | undefined, expectedInstrument: string | undefined): Decoded {
+  return outcome(() => decodeJsonBookItem(item, RECEIVED_AT, expectedInstrument));
 }
 
 /**
@@ -41,15 +58,30 @@ function expectReadAsGeneric(record: string): void {
   expect(generic.type).toBe(String(MessageType.StreamItem));
   expect(fast.type).toBe(MessageType.StreamItem);
   expect(fast.invocationId).toBe(generic.invocationId);
-  expect(isDecodedBookItem(fast.item)).toBe(true);
+  expect(fast.item).toEqual(readBookItem(generic.item));
+  expect(fast.item).not.toHaveProperty('rejection');
   for (const expected of EXPECTED_INSTRUMENTS)
-    expect(decoded(fast.item, expected)).toEqual(decoded(generic.item, expected));
+    expect(decoded(fast.item, expected)).toEqual(decodedJson(generic.item, expected));
 }
 
-/** What the hub protocol hands a Book stream for `record`, decoded. */
-function protocolDecoded(record: string): Decoded {
+/** The item the hub protocol hands a Book stream for `record`, if it hands on a stream item. */
+function protocolItem(record: string): BookItem | undefined {
   const [message] = new ExactJsonHubProtocol().parseMessages(record + RECORD_SEPARATOR, null);
-  return decoded((message as { item: unknown }).item, 'btc_usdt');
+  return message?.type === MessageType.StreamItem ? (message.item as BookItem) : undefined;
+}
+
+/** What a Book stream makes of `record`, the instrument "btc_usdt" expected. */
+function protocolDecoded(record: string): Decoded {
+  return decoded(protocolItem(record)!, 'btc_usdt');
+}
+
+/** Whatever the hub protocol hands a stream for `record` decodes as the generic reader decodes its item. */
+function expectHandedOnAsGeneric(record: string): void {
+  const item = protocolItem(record);
+  if (item === undefined) return;
+  const generic = (parseExactJson(record) as { [key: string]: ExactJson }).item;
+  for (const expected of EXPECTED_INSTRUMENTS)
+    expect(decoded(item, expected)).toEqual(decodedJson(generic, expected));
 }
 
 describe('readHubFormBookItem', () => {
@@ -59,21 +91,22 @@ describe('readHubFormBookItem', () => {
       true,
     );
     const message = readHubFormBookItem(record);
+    const updates = [
+      { side: 'bid', price: '30000.1', amount: '0.000214' },
+      { side: 'bid', price: '29999', amount: '1' },
+      { side: 'ask', price: '30001.5', amount: '0' },
+    ];
     expect(message).toEqual({
       type: MessageType.StreamItem,
       invocationId: '1',
-      item: expect.objectContaining({ instrument: 'btc_usdt', version: 367398, snapshot: true }),
+      item: { instrument: 'btc_usdt', version: 367398, snapshot: true, updates },
     });
-    expect(decodeBookItem(message!.item, RECEIVED_AT, 'BTC_USDT')).toEqual({
+    expect(bookMessageOf(message!.item, RECEIVED_AT, 'BTC_USDT')).toEqual({
       instrument: 'btc_usdt',
       version: 367398,
       snapshot: true,
       time: RECEIVED_AT,
-      updates: [
-        { side: 'bid', price: '30000.1', amount: '0.000214' },
-        { side: 'bid', price: '29999', amount: '1' },
-        { side: 'ask', price: '30001.5', amount: '0' },
-      ],
+      updates,
     });
     expectReadAsGeneric(record);
   });
@@ -93,14 +126,17 @@ describe('readHubFormBookItem', () => {
     ['in the hub layout with any values', hubLayoutRecord],
     ['damaged', damagedRecord],
   ])(
-    'declines every generated record %s unless it is in the hub form, and reads those alike',
+    'declines every generated record %s unless it is in the hub form, and the protocol hands on every item as the generic reader reads it',
     (_, records) => {
       let declined = 0;
       fc.assert(
         fc.property(records, (record) => {
-          if (inHubForm(record)) return expectReadAsGeneric(record);
-          expect(readHubFormBookItem(record)).toBeUndefined();
-          declined += 1;
+          if (inHubForm(record)) expectReadAsGeneric(record);
+          else {
+            expect(readHubFormBookItem(record)).toBeUndefined();
+            declined += 1;
+          }
+          expectHandedOnAsGeneric(record);
         }),
         { seed: SEED, numRuns: 3_000 },
       );
@@ -148,16 +184,18 @@ describe('readHubFormBookItem', () => {
       expect(readHubFormBookItem(record)).toBeUndefined();
   });
 
-  it('the hub protocol hands decoded items to the stream and still reports what the generic reader rejects', () => {
+  it('the hub protocol hands the stream read items, rejected ones in the generic words, and still reports unreadable messages', () => {
     const reports: string[] = [];
     const protocol = new ExactJsonHubProtocol((error) => reports.push(error.kind));
     const good = hubRecord('{"amount":1,"price":30000}');
+    const bad = good.replace('"version":367398', '"version":"x"');
     const messages = protocol.parseMessages(
       [
         good,
         '{"type":2,"invocationId":"1","item":{',
         '{"type":2,"invocationId":"","item":{}}',
         good.replace('"instrument"', '"instr\\u0075ment"'),
+        bad,
       ]
         .map((record) => record + RECORD_SEPARATOR)
         .join(''),
@@ -167,18 +205,27 @@ describe('readHubFormBookItem', () => {
     expect(messages.map((message: HubMessage) => message.type)).toEqual([
       MessageType.StreamItem,
       MessageType.StreamItem,
+      MessageType.StreamItem,
     ]);
-    const [fast, generic] = messages.map((message) => (message as { item: unknown }).item);
-    expect(isDecodedBookItem(fast)).toBe(true);
-    expect(isDecodedBookItem(generic)).toBe(false);
-    expect(decodeBookItem(fast, 0, 'btc_usdt')).toEqual(decodeBookItem(generic, 0, 'btc_usdt'));
+    const [fast, generic, rejected] = messages.map((message) => (message as { item: BookItem }).item);
+    expect(generic).toEqual(fast);
+    expect(rejected).toEqual({ rejection: expect.any(MalformedBookItemError), instrument: 'btc_usdt' });
+    expect(decoded(rejected, 'btc_usdt')).toEqual(
+      decodedJson((parseExactJson(bad) as { item: ExactJson }).item, 'btc_usdt'),
+    );
+    expect(decoded(rejected, 'eth_btc')).toEqual({
+      problems: [
+        'item.instrument: expected "eth_btc", got "btc_usdt"',
+        'item.version: expected an integer from 0 to 9007199254740991, got "x"',
+      ],
+    });
   });
 
   it('explains an item of another instrument in the generic words', () => {
     const record = hubRecord('{"amount":1,"price":30000}').replace('"btc_usdt"', '"ETH_btc"');
     const fast = readHubFormBookItem(record)!.item;
     const generic = (parseExactJson(record) as { item: ExactJson }).item;
-    expect(decoded(fast, 'btc_usdt')).toEqual(decoded(generic, 'btc_usdt'));
+    expect(decoded(fast, 'btc_usdt')).toEqual(decodedJson(generic, 'btc_usdt'));
     expect(decoded(fast, 'btc_usdt')).toEqual({
       problems: ['item.instrument: expected "btc_usdt", got "ETH_btc"'],
     });

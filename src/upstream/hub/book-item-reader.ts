@@ -17,9 +17,9 @@ import {
 import { decodedBookItem } from './book-item-codec';
 
 /**
- * The message read in one pass into its decoded form when it is a `Book` stream item laid out exactly
- * as the hub writes it; undefined for anything else, valid or not, which the generic reader
- * (parseExactJson and decodeBookItem) then reads, and rejects in its own words where it must.
+ * The message read in one pass, its item a DecodedBookItem, when it is a `Book` stream item laid out
+ * exactly as the hub writes it; undefined for anything else, valid or not, which the generic reader
+ * (parseExactJson and readBookItem) then reads, and rejects in its own words where it must.
  */
 export function readHubFormBookItem(record: string): StreamItemMessage | undefined {
   try {

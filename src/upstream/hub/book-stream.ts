@@ -1,6 +1,6 @@
 import { HubConnection, ISubscription } from '@microsoft/signalr';
 import { BookMessage } from '../../market/book-update';
-import { decodeBookItem, MalformedBookItemError } from './book-item-codec';
+import { BookItem, bookMessageOf, MalformedBookItemError } from './book-item-codec';
 import { BookListener, BookSubscription } from './book-subscription';
 import { HubClientLogger } from './hub-client-logger';
 
@@ -22,7 +22,7 @@ export interface BookStreamHost {
 
 interface OpenStream {
   readonly connection: HubConnection;
-  readonly subscription: ISubscription<unknown>;
+  readonly subscription: ISubscription<BookItem>;
 }
 
 /**
@@ -56,7 +56,7 @@ export class BookStream implements BookSubscription {
     this.awaitingFirstItem = true;
     const generation = this.generation;
     const isCurrent = () => generation === this.generation && !this.closed;
-    const subscription = connection.stream<unknown>('Book', this.instrument).subscribe({
+    const subscription = connection.stream<BookItem>('Book', this.instrument).subscribe({
       next: (item) => {
         if (isCurrent()) this.receive(item);
       },
@@ -95,14 +95,14 @@ export class BookStream implements BookSubscription {
     this.dispose();
   }
 
-  private receive(item: unknown): void {
+  private receive(item: BookItem): void {
     if (this.awaitingFirstItem) {
       this.awaitingFirstItem = false;
       this.host.started(this);
     }
     let message: BookMessage;
     try {
-      message = decodeBookItem(item, this.host.now(), this.instrument);
+      message = bookMessageOf(item, this.host.now(), this.instrument);
     } catch (error) {
       if (!(error instanceof MalformedBookItemError)) throw error;
       this.host.rejected(this, error);

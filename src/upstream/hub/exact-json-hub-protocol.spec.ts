@@ -7,11 +7,22 @@ import {
   StreamInvocationMessage,
   TransferFormat,
 } from '@microsoft/signalr';
+import { MalformedBookItemError } from './book-item-codec';
 import {
   ExactJsonHubProtocol,
   MalformedHubMessageError,
   RECORD_SEPARATOR as RS,
 } from './exact-json-hub-protocol';
+
+/** A Book item spelt otherwise than the hub does, which only the generic reader reads. */
+const BOOK_ITEM =
+  '{"instrument":"BTC_usdt","asks":[{"price":30000,"amount":1.50}],"bids":[],"version":7,"snapshot":0}';
+const READ_BOOK_ITEM = {
+  instrument: 'BTC_usdt',
+  version: 7,
+  snapshot: false,
+  updates: [{ side: 'ask', price: '30000', amount: '1.5' }],
+};
 
 function protocolWithReports(): { protocol: ExactJsonHubProtocol; reports: MalformedHubMessageError[] } {
   const reports: MalformedHubMessageError[] = [];
@@ -32,12 +43,12 @@ describe('ExactJsonHubProtocol', () => {
     const { protocol, reports } = protocolWithReports();
     const frame =
       `{"type":6}${RS}` +
-      `{"type":2,"invocationId":"0","item":{"version":7}}${RS}` +
+      `{"type":2,"invocationId":"0","item":${BOOK_ITEM}}${RS}` +
       `{"type":3,"invocationId":"0"}${RS}` +
       `{"type":7,"error":"bye","allowReconnect":true}${RS}`;
     expect(protocol.parseMessages(frame, logger)).toEqual([
       { type: MessageType.Ping },
-      { type: MessageType.StreamItem, invocationId: '0', item: { version: '7' } },
+      { type: MessageType.StreamItem, invocationId: '0', item: READ_BOOK_ITEM },
       { type: MessageType.Completion, invocationId: '0' },
       { type: MessageType.Close, error: 'bye', allowReconnect: true },
     ]);
@@ -48,12 +59,12 @@ describe('ExactJsonHubProtocol', () => {
     // 18 decimals and 27 significant digits: far beyond a double's 15 to 17.
     const amount = '123456789.123456789012345678';
     const price = '0.000000004321987654';
-    const frame = `{"type":2,"invocationId":"3","item":{"asks":[{"amount":${amount},"price":${price}}],"version":9007199254740993}}${RS}`;
+    const frame = `{"type":2,"invocationId":"3","item":{"instrument":"btc_usdt","bids":[],"asks":[{"price":${price},"amount":${amount}}],"version":1,"snapshot":true}}${RS}`;
     const [exact] = new ExactJsonHubProtocol().parseMessages(frame, logger);
     expect(exact).toEqual({
       type: 2,
       invocationId: '3',
-      item: { asks: [{ amount, price }], version: '9007199254740993' },
+      item: { instrument: 'btc_usdt', version: 1, snapshot: true, updates: [{ side: 'ask', price, amount }] },
     });
     const [rounded] = new JsonHubProtocol().parseMessages(frame, logger) as {
       item: { asks: { amount: number }[] };
@@ -64,10 +75,10 @@ describe('ExactJsonHubProtocol', () => {
   it('skips and reports a message that is not JSON, keeping the others of the frame', () => {
     const { protocol, reports } = protocolWithReports();
     const malformed = '{"type":2,"invocationId":"0","item":{"instrument":';
-    const frame = `{"type":6}${RS}${malformed}${RS}{"type":2,"invocationId":"0","item":{"version":8}}${RS}`;
+    const frame = `{"type":6}${RS}${malformed}${RS}{"type":2,"invocationId":"0","item":${BOOK_ITEM}}${RS}`;
     expect(protocol.parseMessages(frame, logger)).toEqual([
       { type: 6 },
-      { type: 2, invocationId: '0', item: { version: '8' } },
+      { type: 2, invocationId: '0', item: READ_BOOK_ITEM },
     ]);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toBeInstanceOf(MalformedHubMessageError);
@@ -96,6 +107,23 @@ describe('ExactJsonHubProtocol', () => {
     const { protocol, reports } = protocolWithReports();
     expect(protocol.parseMessages(`${message}${RS}{"type":6}${RS}`, logger)).toEqual([{ type: 6 }]);
     expect(reports.map((report) => report.message)).toEqual([expect.stringMatching(reason)]);
+  });
+
+  it('hands on a stream item that is no Book item, rejected in the generic words, for its stream to count', () => {
+    const { protocol, reports } = protocolWithReports();
+    const frame = `{"type":2,"invocationId":"0","item":{"instrument":"btc_usdt","version":8}}${RS}`;
+    const [message] = protocol.parseMessages(frame, logger);
+    expect(message).toEqual({
+      type: 2,
+      invocationId: '0',
+      item: { rejection: expect.any(MalformedBookItemError), instrument: 'btc_usdt' },
+    });
+    expect((message as { item: { rejection: MalformedBookItemError } }).item.rejection.problems).toEqual([
+      'item.snapshot: expected true, false, 0 or 1, got nothing',
+      'item.bids: expected an array, got nothing',
+      'item.asks: expected an array, got nothing',
+    ]);
+    expect(reports).toEqual([]);
   });
 
   it('reports text after the last separator and still returns the complete messages', () => {

@@ -8,6 +8,7 @@ import {
   TransferFormat,
 } from '@microsoft/signalr';
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
+import { readBookItem } from './book-item-codec';
 import { readHubFormBookItem } from './book-item-reader';
 import { RejectionReason } from '../upstream-rejections';
 
@@ -40,12 +41,13 @@ const INTEGER = /^-?\d+$/;
 /**
  * The SignalR JSON hub protocol (name `json`, version 1, text frames of messages each ending with
  * 0x1E), read without binary floating point: every number inside a message keeps the exact text the
- * server wrote, so a stream item's prices and amounts arrive as strings with all their digits. Only
- * the protocol's own integers (`type`, `sequenceId`) are turned back into numbers.
+ * server wrote, so a Book item's prices and amounts keep all their digits. Outside stream items,
+ * only the protocol's own integers (`type`, `sequenceId`) are turned back into numbers.
  *
- * `Book` stream items laid out exactly as the hub writes them are read straight into their decoded
- * form (see readHubFormBookItem), the hot path of the ingest; any other message, and any item that
- * strays from that form, is read generically.
+ * The hub's only stream is `Book`, so every stream item reaches the client as a BookItem: read
+ * straight from the record when laid out exactly as the hub writes it (see readHubFormBookItem), the
+ * hot path of the ingest, and otherwise parsed generically and read by readBookItem. An item that is
+ * no valid Book item still goes on, rejected, for its stream to count.
  *
  * Unlike the official protocol, a message that cannot be read is handed to `onMalformed` and
  * skipped, so one bad message costs that message and not the connection. The handshake response is
@@ -107,7 +109,7 @@ export class ExactJsonHubProtocol implements IHubProtocol {
       case MessageType.StreamItem:
         requireText(parsed, 'invocationId');
         if (parsed.item === undefined) throw new Error('a StreamItem message without an item');
-        return { ...parsed, type } as HubMessage;
+        return { ...parsed, type, item: readBookItem(parsed.item) } as HubMessage;
       case MessageType.Completion:
         requireText(parsed, 'invocationId');
         if (present(parsed.error) && present(parsed.result)) {
