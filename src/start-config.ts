@@ -33,8 +33,8 @@ export function loadStartConfig(env: Readonly<Record<string, string | undefined>
     if (!(error instanceof ConfigValidationError)) throw error;
     problems.push(...error.problems);
   }
-  const role = gateway?.ROLE ?? env.ROLE?.trim() ?? Role.All;
-  const upstream = gateway ? gateway.UPSTREAM_BASE_URL : env.UPSTREAM_BASE_URL?.trim();
+  const role = gateway?.ROLE ?? (env.ROLE?.trim() || Role.All);
+  const upstream = gateway ? gateway.UPSTREAM_BASE_URL : env.UPSTREAM_BASE_URL?.trim() || undefined;
   if (runsSandbox(role, upstream)) {
     try {
       sandbox = loadSandboxConfig(env);
