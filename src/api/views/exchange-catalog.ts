@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { normalizeInstrument } from '../../market/instrument-name';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
-import { normalizeInstrument } from './instrument-name';
 import { SingleFlight } from './single-flight';
 
 /**

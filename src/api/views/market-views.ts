@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { normalizeInstrument } from '../../market/instrument-name';
 import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
@@ -6,7 +7,6 @@ import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { appendTail } from '../../store/trade-tail';
 import { ApiError } from '../http/api-error';
-import { normalizeInstrument } from './instrument-name';
 import { SingleFlight } from './single-flight';
 
 /**

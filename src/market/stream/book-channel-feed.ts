@@ -1,0 +1,129 @@
+import { BookSide, LevelUpdate, PriceLevel } from '../book-update';
+import { OrderBook } from '../order-book';
+import { BookChannelUpdate, BOOK_REPLACED, BOOK_SUSPENDED, BookChannelEvent } from './book-channel-event';
+import { BookSnapshotMessage } from './book-channel-message';
+import { BookChannelSource } from './book-channel-source';
+import { bookChecksum, CHECKSUM_DEPTH } from './book-checksum';
+import { MarketScales, publishedLevel } from './published-level';
+
+/** A whole book: its levels applied in order to an empty book (amount "0" removes, a later entry wins). */
+export interface FullBook {
+  readonly version: number;
+  /** Unix milliseconds of the book's last change. */
+  readonly time: number;
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+}
+
+/** One flush of the gateway's book: the levels that changed, amount "0" for a removal. */
+export interface BookFlush extends FullBook {
+  /** The version the flush starts from, when its publisher says: another than the feed's means flushes were lost. */
+  readonly fromVersion?: number;
+}
+
+/**
+ * The book of one channel as the stream writes it, shared by every connection on a process: it follows
+ * the gateway's book (canonical decimals) and turns each change into an event for the connections'
+ * sequencers, with levels at the market's scales and the checksum of the book after it. It is live
+ * only from a full book on, and only until it is suspended or misses a flush: then it waits for a full
+ * book again, since the changes it would follow from there could not be trusted.
+ *
+ * Deliver each event to every sequencer before the feed changes again: a sequencer reads the feed's
+ * book when it owes a snapshot, and skips the events that snapshot already holds.
+ */
+export class BookChannelFeed implements BookChannelSource {
+  private book = new OrderBook({ trackChanges: false });
+  private isLive = false;
+  private snapshotMessage?: BookSnapshotMessage;
+
+  constructor(
+    readonly channel: string,
+    private readonly scales: MarketScales,
+  ) {}
+
+  get live(): boolean {
+    return this.isLive;
+  }
+
+  /** The version of the book held, live or not. */
+  get version(): number {
+    return this.book.version;
+  }
+
+  /** The gateway's book from a snapshot, a store read, or a flush that says the book was replaced. */
+  replace(full: FullBook): BookChannelEvent {
+    const updates: LevelUpdate[] = [];
+    for (const [price, amount] of full.bids) updates.push({ side: 'bid', price, amount });
+    for (const [price, amount] of full.asks) updates.push({ side: 'ask', price, amount });
+    this.book = OrderBook.fromLevels(updates, full.version, full.time);
+    this.isLive = true;
+    this.snapshotMessage = undefined;
+    return BOOK_REPLACED;
+  }
+
+  /**
+   * Applies a flush; undefined when nothing is to be sent: the feed is not live, the flush is one it
+   * already holds (at or below its version), or it changed no level. A flush that does not start from
+   * the feed's version suspends the feed.
+   */
+  apply(flush: BookFlush): BookChannelEvent | undefined {
+    if (!this.isLive || flush.version <= this.book.version) return undefined;
+    if (flush.fromVersion !== undefined && flush.fromVersion !== this.book.version) return this.suspend();
+    const bids = this.applySide('bid', flush.bids);
+    const asks = this.applySide('ask', flush.asks);
+    this.book.version = flush.version;
+    this.book.updatedAt = flush.time;
+    this.snapshotMessage = undefined;
+    if (bids.length === 0 && asks.length === 0) return undefined;
+    const checksum = bookChecksum(
+      this.published('bid', CHECKSUM_DEPTH),
+      this.published('ask', CHECKSUM_DEPTH),
+    );
+    return {
+      kind: 'update',
+      update: new BookChannelUpdate(this.channel, flush.version, bids, asks, checksum, flush.time),
+    };
+  }
+
+  /** The gateway's book is no longer live; undefined when the feed was not live either. */
+  suspend(): BookChannelEvent | undefined {
+    if (!this.isLive) return undefined;
+    this.isLive = false;
+    this.snapshotMessage = undefined;
+    return BOOK_SUSPENDED;
+  }
+
+  /** Built once per version, for every connection that needs it. */
+  snapshot(): BookSnapshotMessage {
+    if (!this.isLive) throw new Error(`${this.channel}: no snapshot while the book is not live`);
+    if (this.snapshotMessage === undefined) {
+      const bids = this.published('bid');
+      const asks = this.published('ask');
+      this.snapshotMessage = {
+        type: 'snapshot',
+        channel: this.channel,
+        seq: this.book.version,
+        bids,
+        asks,
+        checksum: bookChecksum(bids, asks),
+        ts: this.book.updatedAt,
+      };
+    }
+    return this.snapshotMessage;
+  }
+
+  /** Best first, as the stream writes them; every level when `limit` is left out. */
+  published(side: BookSide, limit?: number): PriceLevel[] {
+    return this.book.levels(side, limit).map((level) => publishedLevel(level, this.scales));
+  }
+
+  private applySide(side: BookSide, levels: readonly PriceLevel[]): PriceLevel[] {
+    const written = new Array<PriceLevel>(levels.length);
+    for (let i = 0; i < levels.length; i++) {
+      const [price, amount] = levels[i];
+      this.book.apply({ side, price, amount });
+      written[i] = publishedLevel(levels[i], this.scales);
+    }
+    return written;
+  }
+}
