@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CandleSource } from '../candle-source';
 import { IngestedInstruments } from '../ingested-instruments';
 import { SerialWork } from '../serial-work';
+import { ShutdownSignal } from '../shutdown-signal';
 import { OWNER_REQUESTS, OwnerRequest, OwnerRequests } from './owner-request';
 
 /**
@@ -17,6 +18,7 @@ export class OwnerRequestHandler {
     @Inject(IngestedInstruments) private readonly instruments: IngestedInstruments,
     @Inject(SerialWork) private readonly ownerWork: SerialWork,
     @Inject(CandleSource) private readonly candles: CandleSource,
+    @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
   ) {}
 
   start(): void {
@@ -46,6 +48,8 @@ export class OwnerRequestHandler {
     try {
       await pipeline.verify();
     } catch (error) {
+      // At shutdown the snapshot's request is aborted on purpose: nothing to tell.
+      if (this.shutdown.stopping) return;
       this.logger.warn(
         `${pipeline.instrument}: book check skipped, REST snapshot failed: ${(error as Error).message}`,
       );
