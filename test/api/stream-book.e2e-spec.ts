@@ -50,6 +50,7 @@ describe('GET /stream, book channels', () => {
   let stack: TestStack;
   let url: string;
   const clients: StreamClient[] = [];
+  let closed = false;
 
   async function connect(): Promise<StreamClient> {
     const client = new StreamClient(url);
@@ -61,14 +62,15 @@ describe('GET /stream, book channels', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '40' },
-      app: { STREAM_HEARTBEAT_MS: '300' },
+      // A request timeout shorter than a connection's life: it must not cut a stream off.
+      app: { STREAM_HEARTBEAT_MS: '300', STREAM_MAX_SUBSCRIPTIONS: '3', REQUEST_TIMEOUT_MS: '1000' },
     });
     url = stack.app.url;
     await waitFor(async () => (await fetch(`${url}/orderbook/btc_usdt`)).ok, 'a served book');
   });
   afterAll(async () => {
     for (const client of clients) client.close();
-    await stack?.close();
+    if (!closed) await stack?.close();
   });
 
   it('sends a book that a reader applying every message finds equal to the exchange, verified', async () => {
@@ -125,6 +127,42 @@ describe('GET /stream, book channels', () => {
     expect(await client.frame((frame) => frame.type === 'pong')).toEqual({ type: 'pong' });
   });
 
+  it('keeps a connection open longer than a request may take, with heartbeats', async () => {
+    const client = await connect();
+    await waitFor(
+      () => client.frames.filter((frame) => frame.type === 'heartbeat').length >= 6,
+      'heartbeats',
+    );
+    client.send({ op: 'ping' });
+    await client.frame((frame) => frame.type === 'pong');
+    expect(client.closeCode).toBeUndefined();
+  });
+
+  it('holds a connection to STREAM_MAX_SUBSCRIPTIONS channels, in one frame or several', async () => {
+    const client = await connect();
+    const channels = ['book.btc_usdt', 'book.eth_btc', 'book.eth_usdt', 'book.ltc_btc'];
+    client.send({ op: 'subscribe', channels });
+    expect(await client.frame((frame) => frame.type === 'error')).toMatchObject({
+      code: 'too_many_channels',
+    });
+    client.send({ op: 'subscribe', channels: channels.slice(0, 3) });
+    client.send({ op: 'subscribe', channels: channels.slice(3) });
+    expect(
+      await client.frame((frame) => frame.type === 'error' && frame.code !== 'too_many_channels'),
+    ).toEqual({
+      type: 'error',
+      code: 'too_many_subscriptions',
+      message: 'at most 3 channels per connection',
+    });
+    const subscribed = client.frames
+      .filter((frame) => frame.type === 'subscribed')
+      .map((frame) => frame.channel);
+    expect(subscribed).toEqual(channels.slice(0, 3));
+    client.send({ op: 'unsubscribe', channels: [channels[0]] });
+    client.send({ op: 'subscribe', channels: channels.slice(3) });
+    await client.frame((frame) => frame.type === 'subscribed' && frame.channel === channels[3]);
+  });
+
   it.each([
     ['not JSON', '{op', 'bad_json'],
     ['not an object', '[1]', 'bad_frame'],
@@ -176,11 +214,13 @@ describe('GET /stream, book channels', () => {
     const readers = [await connect(), await connect()];
     readers[0].send({ op: 'subscribe', channels: [CHANNEL] });
     await readers[0].frame((frame) => frame.type === 'snapshot');
-    await stack.app.close();
+    const closing = stack.close();
     for (const reader of readers) {
       await waitFor(() => reader.closeCode !== undefined, 'the connection closed');
       expect(reader.frames.at(-1)).toEqual({ type: 'shutdown' });
       expect(reader.closeCode).toBe(1012);
     }
+    await closing;
+    closed = true;
   });
 });
