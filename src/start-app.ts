@@ -19,7 +19,10 @@ export interface RunningApp {
   readonly url: string;
   /** Reports not ready from now on (`/health/ready` answers 503): the first step of a shutdown. */
   stopBeingReady(): void;
-  /** Stops accepting connections and waits for the requests under way to be answered. */
+  /**
+   * Closes the live stream's connections, each told to reconnect elsewhere, stops accepting
+   * connections, and waits for the requests under way to be answered.
+   */
   closeHttp(): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,7 +55,10 @@ export async function startApp(
     port,
     url: `http://${host}:${port}`,
     stopBeingReady: () => app.get(Readiness).shutDown(),
-    closeHttp: () => drain.drain(() => app.getHttpAdapter().close()),
+    closeHttp: async () => {
+      await http.closeStreams();
+      await drain.drain(() => app.getHttpAdapter().close());
+    },
     close: () => app.close(),
   };
 }

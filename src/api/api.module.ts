@@ -5,12 +5,14 @@ import { CmcEndpoints } from './cmc/cmc-endpoints';
 import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
 import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
+import { StreamServer } from './stream/stream-server';
 import { ExchangeCatalog } from './views/exchange-catalog';
 import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
 import { Responder } from './views/responder';
 
-/** The API role: every listing endpoint and the REST mirror, served from the stored state (`ApiRoutes`). */
+/** The API role: every listing endpoint and the REST mirror, served from the stored state (`ApiRoutes`),
+ * and the live stream (`StreamServer`). */
 @Module({
   providers: [
     MarketViews,
@@ -23,6 +25,7 @@ import { Responder } from './views/responder';
     CoingeckoEndpoints,
     MirrorEndpoints,
     ApiRoutes,
+    StreamServer,
   ],
   exports: [MarketViews],
 })

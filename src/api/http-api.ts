@@ -15,6 +15,7 @@ import { applyRateLimit } from './http/rate-limit';
 import { applySecurityHeaders } from './http/security-headers';
 import { serveRoutes } from './http/serve-routes';
 import { setUpOpenApi } from './openapi';
+import { StreamServer } from './stream/stream-server';
 
 /**
  * How the application answers HTTP: the server and its limits, the hooks every response goes through
@@ -24,6 +25,7 @@ import { setUpOpenApi } from './openapi';
 export class HttpApi {
   private readonly trust: ProxyTrust | undefined;
   private readonly server: ApiServer;
+  private stream?: StreamServer;
 
   constructor(
     private readonly config: AppConfig,
@@ -66,6 +68,8 @@ export class HttpApi {
     const routes = app.get(ApiRoutes).all;
     serveRoutes(fastify, routes);
     setUpOpenApi(app);
+    this.stream = app.get(StreamServer);
+    this.stream.attach(app.getHttpServer());
     this.server.fastPath = new FastPath({
       routes,
       rateLimit,
@@ -73,5 +77,10 @@ export class HttpApi {
       cors,
       metrics,
     });
+  }
+
+  /** Tells the live stream's readers to reconnect elsewhere and closes them: they would hold a drain. */
+  closeStreams(): Promise<void> {
+    return this.stream?.close() ?? Promise.resolve();
   }
 }

@@ -83,6 +83,19 @@ export class AppConfig {
   /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
   @Milliseconds({ min: 1_000 })
   STALE_AFTER_MS = 60_000;
+  // The live stream at `/stream`, on the processes that serve the API.
+  /** Channels one connection may follow at once; also the most one subscribe frame may name. */
+  @Integer({ min: 1, max: 10_000 })
+  STREAM_MAX_SUBSCRIPTIONS = 100;
+  /** A client frame longer than this is answered with an error and not read. */
+  @Integer({ min: 256, max: 1_048_576 })
+  STREAM_MAX_FRAME_BYTES = 4_096;
+  /** A connection sent nothing for this long gets a heartbeat. */
+  @Milliseconds({ min: 100, max: 60_000 })
+  STREAM_HEARTBEAT_MS = 5_000;
+  /** Book updates a connection may have waiting per channel; one more and they give way to a snapshot. */
+  @Integer({ min: 1, max: 100_000 })
+  STREAM_MAX_BACKLOG = 256;
 
   // Redis, where the api and ingest roles share state.
 

@@ -1,0 +1,108 @@
+import { EventEmitter } from 'node:events';
+import type { WebSocket } from 'ws';
+import { PriceLevel } from '../../market/book-update';
+import { MarketInfo } from '../../market/market-info';
+import { BookChannelMessage } from '../../market/stream/book-channel-message';
+import { BookReader } from '../../market/stream/testing/book-reader';
+import { BookView, ChangeNotice } from '../../store/state-store';
+import { BookFeeds } from './book-feeds';
+import { StreamConnection } from './stream-connection';
+
+const instrument = 'btc_usdt';
+const market = { instrument, priceScale: 2, amountScale: 1 } as MarketInfo;
+
+/** A socket whose frames are written out only when the test says so. */
+class HeldSocket extends EventEmitter {
+  readonly readyState = 1;
+  readonly sent: Record<string, unknown>[] = [];
+  private readonly unwritten: (() => void)[] = [];
+
+  send(text: string, written: () => void): void {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+    this.unwritten.push(written);
+  }
+
+  writeOut(): void {
+    for (let done = this.unwritten.shift(); done; done = this.unwritten.shift()) done();
+  }
+
+  receive(frame: unknown): void {
+    this.emit('message', Buffer.from(JSON.stringify(frame)), false);
+  }
+}
+
+/** A store holding one book that changes one level per version, announcing each change. */
+class ChangingStore {
+  private version = 1;
+  private bids: PriceLevel[] = [['100', '1']];
+  private listener?: (notice: ChangeNotice) => void;
+
+  readBook = (): Promise<BookView> =>
+    Promise.resolve({
+      instrument,
+      version: this.version,
+      updatedAt: this.version,
+      syncState: 'live',
+      bids: this.bids,
+      asks: [],
+    });
+  onChange = (listener: (notice: ChangeNotice) => void) => {
+    this.listener = listener;
+    return () => (this.listener = undefined);
+  };
+  onReset = () => () => undefined;
+
+  async change(): Promise<void> {
+    this.version++;
+    this.bids = [[String(100 + this.version), '1']];
+    this.listener?.({ kind: 'instrument', instrument, bookVersion: this.version, tradesRevision: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function connect(books: BookFeeds) {
+  const socket = new HeldSocket();
+  new StreamConnection(socket as unknown as WebSocket, {
+    findMarket: (name) => (name === instrument ? market : undefined),
+    books,
+    limits: { maxSubscriptions: 4, maxFrameBytes: 1024, maxBacklog: 20, heartbeatMs: 60_000 },
+  });
+  socket.receive({ op: 'subscribe', channels: ['book.btc_usdt'] });
+  return socket;
+}
+
+function readAll(socket: HeldSocket, reader = new BookReader()): BookReader {
+  for (const frame of socket.sent)
+    if (frame.channel === 'book.btc_usdt' && frame.type !== 'subscribed')
+      reader.read(frame as unknown as BookChannelMessage);
+  return reader;
+}
+
+describe('StreamConnection', () => {
+  it('lets a reader that does not keep up fall behind alone, and catches it up with one snapshot', async () => {
+    const store = new ChangingStore();
+    const books = new BookFeeds(store);
+    const slow = connect(books);
+    const fast = connect(books);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 100; i++) {
+      await store.change();
+      fast.writeOut();
+    }
+    const types = (socket: HeldSocket) => socket.sent.map((frame) => frame.type);
+    expect(types(fast).filter((type) => type === 'update')).toHaveLength(100);
+    expect(slow.sent.length).toBeLessThanOrEqual(16);
+    slow.writeOut();
+    const caughtUp = types(slow).slice(-1)[0];
+    expect(caughtUp).toBe('snapshot');
+    for (const socket of [slow, fast]) {
+      const reader = readAll(socket);
+      expect(reader.problems).toEqual([]);
+      expect(reader.seq).toBe(101);
+    }
+    expect(books.size).toBe(1);
+    slow.emit('close');
+    fast.emit('close');
+    expect(books.size).toBe(0);
+  });
+});

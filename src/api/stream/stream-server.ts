@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { AppConfig } from '../../config/app-config';
+import { StateStore } from '../../store/state-store';
+import { STATE_STORE } from '../../store/store.module';
+import { MarketViews } from '../views/market-views';
+import { BookFeeds } from './book-feeds';
+import { StreamConnection } from './stream-connection';
+import { streamLimits, StreamLimits } from './stream-limits';
+import { SERVICE_RESTART_CLOSE } from './stream-reply';
+import { refuseUpgrade } from './upgrade-refusal';
+
+export const STREAM_PATH = '/stream';
+/** A frame this many times the frame limit is not even read: the connection is closed (1009). */
+const HARD_FRAME_FACTOR = 4;
+/** How long readers get to close their side after the shutdown message before they are cut off. */
+const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * The live stream at `GET /stream`: takes the HTTP server's websocket upgrades, serves each reader
+ * with a `StreamConnection`, and on shutdown tells every reader to reconnect elsewhere.
+ */
+@Injectable()
+export class StreamServer implements OnModuleDestroy {
+  private readonly logger = new Logger(StreamServer.name);
+  private readonly limits: StreamLimits;
+  private readonly books: BookFeeds;
+  private readonly sockets: WebSocketServer;
+  private readonly connections = new Map<WebSocket, StreamConnection>();
+  private heartbeat?: NodeJS.Timeout;
+  private closing?: Promise<void>;
+
+  constructor(
+    config: AppConfig,
+    private readonly views: MarketViews,
+    @Inject(STATE_STORE) store: StateStore,
+  ) {
+    this.limits = streamLimits(config);
+    this.books = new BookFeeds(store);
+    this.sockets = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.limits.maxFrameBytes * HARD_FRAME_FACTOR,
+      perMessageDeflate: false,
+    });
+  }
+
+  /** Takes the upgrades of `server`: `/stream` is served, any other path is refused with a 404. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = new URL(request.url ?? '/', 'http://gateway').pathname.replace(/\/$/, '');
+      if (path !== STREAM_PATH) return refuseUpgrade(socket, 404, 'no websocket here');
+      if (this.closing) return refuseUpgrade(socket, 503, 'the server is stopping');
+      this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
+    });
+    this.heartbeat = setInterval(
+      () => {
+        const now = Date.now();
+        for (const connection of this.connections.values()) connection.heartbeatIfSilent(now);
+      },
+      Math.max(50, this.limits.heartbeatMs / 4),
+    );
+    this.heartbeat.unref();
+  }
+
+  /** Every reader gets `shutdown` and close code 1012; resolves once all are gone. */
+  close(): Promise<void> {
+    this.closing ??= this.closeAll();
+    return this.closing;
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.close();
+  }
+
+  private accept(ws: WebSocket): void {
+    if (this.closing) {
+      ws.close(SERVICE_RESTART_CLOSE, 'service restart');
+      return;
+    }
+    const connection = new StreamConnection(ws, {
+      findMarket: (instrument) => this.views.find(instrument),
+      books: this.books,
+      limits: this.limits,
+    });
+    this.connections.set(ws, connection);
+    ws.on('close', () => this.connections.delete(ws));
+    ws.on('error', (error) => this.logger.debug(`stream connection failed: ${error.message}`));
+  }
+
+  private async closeAll(): Promise<void> {
+    clearInterval(this.heartbeat);
+    const open = [...this.connections.keys()];
+    const gone = open.map(
+      (ws) =>
+        new Promise<void>((resolve) =>
+          ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()),
+        ),
+    );
+    for (const connection of this.connections.values()) connection.shutDown(SERVICE_RESTART_CLOSE);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    await Promise.race([Promise.all(gone), late]);
+    clearTimeout(timer);
+    for (const ws of open) ws.terminate();
+    this.books.close();
+    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
+  }
+}
