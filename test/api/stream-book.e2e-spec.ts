@@ -172,8 +172,7 @@ describe('GET /stream, book channels', () => {
     ['an unknown channel kind', { op: 'subscribe', channels: ['orders.btc_usdt'] }, 'unknown_channel'],
     ['an instrument not listed', { op: 'subscribe', channels: ['book.abc_xyz'] }, 'unknown_channel'],
     ['a malformed channel', { op: 'subscribe', channels: ['book.btcusdt'] }, 'bad_channel'],
-    ['a trades channel', { op: 'subscribe', channels: ['trades.btc_usdt'] }, 'not_implemented'],
-    ['the ticker channel', { op: 'subscribe', channels: ['ticker'] }, 'not_implemented'],
+    ['a trades channel not listed', { op: 'subscribe', channels: ['trades.abc_xyz'] }, 'unknown_channel'],
     [
       'an unsubscribe of a channel not followed',
       { op: 'unsubscribe', channels: [CHANNEL] },

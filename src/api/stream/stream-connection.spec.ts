@@ -7,6 +7,8 @@ import { BookReader } from '../../market/stream/testing/book-reader';
 import { BookView, ChangeNotice } from '../../store/state-store';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
+import { TickerFeed } from './ticker-feed';
+import { TradeFeeds } from './trade-feeds';
 
 const instrument = 'btc_usdt';
 const market = { instrument, priceScale: 2, amountScale: 1 } as MarketInfo;
@@ -60,11 +62,21 @@ class ChangingStore {
   }
 }
 
+const noTrades = {
+  readTradesFrom: () => Promise.resolve({ trades: [], count: 0 }),
+  onChange: () => () => undefined,
+  onReset: () => () => undefined,
+};
+const noTicker = { markets: () => ({ generation: 0, markets: [] }) };
+const notReady = { ready: false, onListingChange: () => () => undefined };
+
 function connect(books: BookFeeds) {
   const socket = new HeldSocket();
   new StreamConnection(socket as unknown as WebSocket, {
     findMarket: (name) => (name === instrument ? market : undefined),
     books,
+    trades: new TradeFeeds(noTrades, () => 0),
+    ticker: new TickerFeed(noTicker, notReady),
     limits: { maxSubscriptions: 4, maxFrameBytes: 1024, maxBacklog: 20, heartbeatMs: 60_000 },
   });
   socket.receive({ op: 'subscribe', channels: ['book.btc_usdt'] });

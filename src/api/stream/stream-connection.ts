@@ -7,15 +7,20 @@ import { quoted } from '../../market/stream/stream-error';
 import { BookFeeds } from './book-feeds';
 import { StreamLimits } from './stream-limits';
 import { ConnectionErrorCode, StreamReply } from './stream-reply';
+import { TickerFeed } from './ticker-feed';
+import { TickerQueue } from './ticker-queue';
+import { TradeFeeds } from './trade-feeds';
+import { TradesQueue } from './trades-queue';
 
 /**
- * Frames handed to the socket and not yet written out: past this, the book channels' messages wait in
- * their sequencers, where a reader that does not keep up is conflated instead of buffered.
+ * Frames handed to the socket and not yet written out: past this, the channels' messages wait in
+ * their own queues, which bound what a reader that does not keep up may hold.
  */
 const MAX_UNWRITTEN_FRAMES = 16;
 
-interface BookSubscription {
-  readonly sequencer: BookChannelSequencer;
+/** What one connection follows of one channel: the messages it has to send, in order. */
+interface ChannelSubscription {
+  next(): StreamReply | undefined;
   release(): void;
 }
 
@@ -23,12 +28,14 @@ export interface StreamConnectionContext {
   /** The listed market a channel's instrument names, if any. */
   findMarket(instrument: string): MarketInfo | undefined;
   readonly books: BookFeeds;
+  readonly trades: TradeFeeds;
+  readonly ticker: TickerFeed;
   readonly limits: StreamLimits;
 }
 
 /** One reader of `/stream`: its requests, its channels, and the order in which it is sent their messages. */
 export class StreamConnection {
-  private readonly books = new Map<string, BookSubscription>();
+  private readonly channels = new Map<string, ChannelSubscription>();
   private unwritten = 0;
   private lastSentAt = Date.now();
   private closed = false;
@@ -75,30 +82,60 @@ export class StreamConnection {
   }
 
   private subscribe(channel: StreamChannel): void {
-    if (channel.kind !== 'book')
-      return this.error('not_implemented', `${quoted(channel.name)} is not served yet; book channels are`);
-    if (this.books.has(channel.name)) return this.send({ type: 'subscribed', channel: channel.name });
-    const market = this.context.findMarket(channel.instrument);
-    if (!market) return this.error('unknown_channel', `no listed market ${quoted(channel.instrument)}`);
-    if (this.books.size >= this.context.limits.maxSubscriptions)
+    if (this.channels.has(channel.name)) return this.send({ type: 'subscribed', channel: channel.name });
+    const market = channel.kind === 'ticker' ? undefined : this.context.findMarket(channel.instrument);
+    if (channel.kind !== 'ticker' && !market)
+      return this.error('unknown_channel', `no listed market ${quoted(channel.instrument)}`);
+    if (this.channels.size >= this.context.limits.maxSubscriptions)
       return this.error(
         'too_many_subscriptions',
         `at most ${this.context.limits.maxSubscriptions} channels per connection`,
       );
-    const followed = this.context.books.follow(market, (event) => {
-      this.books.get(channel.name)?.sequencer.onEvent(event);
-      this.pump();
-    });
-    const sequencer = new BookChannelSequencer(followed.feed, { maxBacklog: this.context.limits.maxBacklog });
-    this.books.set(channel.name, { sequencer, release: followed.release });
+    const subscription = !market
+      ? this.followTicker()
+      : channel.kind === 'trades'
+        ? this.followTrades(channel.name, market)
+        : this.followBook(market);
+    this.channels.set(channel.name, subscription);
     this.send({ type: 'subscribed', channel: channel.name });
   }
 
+  private followBook(market: MarketInfo): ChannelSubscription {
+    // The feed comes with the follow, and the sequencer reads it: events before it exists are in its snapshot.
+    const held: { sequencer?: BookChannelSequencer } = {};
+    const followed = this.context.books.follow(market, (event) => {
+      held.sequencer?.onEvent(event);
+      this.pump();
+    });
+    const sequencer = new BookChannelSequencer(followed.feed, { maxBacklog: this.context.limits.maxBacklog });
+    held.sequencer = sequencer;
+    return { next: () => sequencer.next(), release: followed.release };
+  }
+
+  private followTrades(name: string, market: MarketInfo): ChannelSubscription {
+    const queue = new TradesQueue(name, this.context.limits.maxBacklog);
+    const release = this.context.trades.follow(market, (message) => {
+      queue.push(message);
+      this.pump();
+    });
+    return { next: () => queue.next(), release };
+  }
+
+  private followTicker(): ChannelSubscription {
+    const queue = new TickerQueue();
+    const followed = this.context.ticker.follow((messages) => {
+      queue.push(messages);
+      this.pump();
+    });
+    queue.push(followed.current);
+    return { next: () => queue.next(), release: followed.release };
+  }
+
   private unsubscribe(channel: StreamChannel): void {
-    const subscription = this.books.get(channel.name);
+    const subscription = this.channels.get(channel.name);
     if (!subscription) return this.error('not_subscribed', `not subscribed to ${quoted(channel.name)}`);
     subscription.release();
-    this.books.delete(channel.name);
+    this.channels.delete(channel.name);
     this.send({ type: 'unsubscribed', channel: channel.name });
   }
 
@@ -107,8 +144,8 @@ export class StreamConnection {
     let sent = true;
     while (sent && this.unwritten < MAX_UNWRITTEN_FRAMES && !this.closed) {
       sent = false;
-      for (const { sequencer } of this.books.values()) {
-        const message = sequencer.next();
+      for (const subscription of this.channels.values()) {
+        const message = subscription.next();
         if (message === undefined) continue;
         this.send(message);
         sent = true;
@@ -133,7 +170,7 @@ export class StreamConnection {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const subscription of this.books.values()) subscription.release();
-    this.books.clear();
+    for (const subscription of this.channels.values()) subscription.release();
+    this.channels.clear();
   }
 }

@@ -1,4 +1,6 @@
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
+import { TickerMessage } from './ticker-feed';
+import { TradesChannelMessage } from './trades-message';
 
 /** Every frame the server sends on `/stream`. */
 export type StreamReply =
@@ -8,7 +10,9 @@ export type StreamReply =
   | { readonly type: 'pong' }
   | { readonly type: 'heartbeat'; readonly ts: number }
   | { readonly type: 'shutdown' }
-  | BookChannelMessage;
+  | BookChannelMessage
+  | TradesChannelMessage
+  | TickerMessage;
 
 /**
  * Error codes of the connection itself, besides those of `readClientFrame` and `parseStreamChannel`:
@@ -16,13 +20,12 @@ export type StreamReply =
  * | code                     | when                                                            |
  * |--------------------------|-----------------------------------------------------------------|
  * | `unknown_channel`        | also: the instrument is not a listed market                     |
- * | `not_implemented`        | `trades.*` and `ticker`, not served yet                          |
  * | `too_many_subscriptions` | the connection would follow more than `STREAM_MAX_SUBSCRIPTIONS` |
  * | `not_subscribed`         | an unsubscribe of a channel the connection does not follow      |
  * | `binary_frame`           | a binary frame: the protocol is JSON text                       |
  */
 export type ConnectionErrorCode =
-  'unknown_channel' | 'not_implemented' | 'too_many_subscriptions' | 'not_subscribed' | 'binary_frame';
+  'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'binary_frame';
 
 /** Close code of a connection the server closes because it stops: reconnect, to another replica. */
 export const SERVICE_RESTART_CLOSE = 1012;

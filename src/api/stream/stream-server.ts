@@ -5,11 +5,14 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { AppConfig } from '../../config/app-config';
 import { StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
+import { ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
 import { streamLimits, StreamLimits } from './stream-limits';
 import { SERVICE_RESTART_CLOSE } from './stream-reply';
+import { TickerFeed } from './ticker-feed';
+import { TradeFeeds } from './trade-feeds';
 import { refuseUpgrade } from './upgrade-refusal';
 
 export const STREAM_PATH = '/stream';
@@ -27,6 +30,8 @@ export class StreamServer implements OnModuleDestroy {
   private readonly logger = new Logger(StreamServer.name);
   private readonly limits: StreamLimits;
   private readonly books: BookFeeds;
+  private readonly trades: TradeFeeds;
+  private readonly ticker: TickerFeed;
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, StreamConnection>();
   private heartbeat?: NodeJS.Timeout;
@@ -35,10 +40,17 @@ export class StreamServer implements OnModuleDestroy {
   constructor(
     config: AppConfig,
     private readonly views: MarketViews,
+    listing: ListingService,
     @Inject(STATE_STORE) store: StateStore,
   ) {
     this.limits = streamLimits(config);
     this.books = new BookFeeds(store);
+    // A trade channel starts after the newest trade the listing knows of, else at the present.
+    this.trades = new TradeFeeds(
+      store,
+      (instrument) => views.head(instrument)?.lastTrade?.time || Date.now(),
+    );
+    this.ticker = new TickerFeed(listing, views);
     this.sockets = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxFrameBytes * HARD_FRAME_FACTOR,
@@ -82,6 +94,8 @@ export class StreamServer implements OnModuleDestroy {
     const connection = new StreamConnection(ws, {
       findMarket: (instrument) => this.views.find(instrument),
       books: this.books,
+      trades: this.trades,
+      ticker: this.ticker,
       limits: this.limits,
     });
     this.connections.set(ws, connection);
@@ -105,6 +119,8 @@ export class StreamServer implements OnModuleDestroy {
     clearTimeout(timer);
     for (const ws of open) ws.terminate();
     this.books.close();
+    this.trades.close();
+    this.ticker.close();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
   }
 }

@@ -5,6 +5,7 @@ import { MarketStats } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
+import { ListenerSet } from '../../store/listener-set';
 import { appendTail } from '../../store/trade-tail';
 import { ApiError } from '../http/api-error';
 import { SingleFlight } from './single-flight';
@@ -70,6 +71,9 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private refreshAgain = false;
   private unsubscribe?: () => void;
   private storeFailing = false;
+  private readonly listingListeners = new ListenerSet<void>((error) =>
+    this.logger.error(`a listing listener failed: ${String(error)}`),
+  );
 
   constructor(@Inject(STATE_STORE) private readonly store: StateStore) {}
 
@@ -108,6 +112,11 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   /** Grows whenever a listed figure (catalogue, best prices, statistics, sync state) changes. */
   get listingGeneration(): number {
     return this.generation;
+  }
+
+  /** Called after each refresh that changed a listed figure. */
+  onListingChange(listener: () => void): () => void {
+    return this.listingListeners.add(listener);
   }
 
   /** Listed markets (not hidden), sorted by instrument. */
@@ -242,6 +251,12 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async refresh(): Promise<void> {
+    const generation = this.generation;
+    await this.readStore();
+    if (this.generation !== generation) this.listingListeners.emit();
+  }
+
+  private async readStore(): Promise<void> {
     const now = Date.now();
     const full = now - this.lastFullReload >= FULL_RELOAD_MS;
     try {
