@@ -93,7 +93,7 @@ export class AppConfig {
   /** A connection sent nothing for this long gets a heartbeat. */
   @Milliseconds({ min: 100, max: 60_000 })
   STREAM_HEARTBEAT_MS = 5_000;
-  /** Book updates a connection may have waiting per channel; one more and they give way to a snapshot. */
+  /** Book updates or trades messages a connection may have waiting per channel; one more drops them. */
   @Integer({ min: 1, max: 100_000 })
   STREAM_MAX_BACKLOG = 256;
 
