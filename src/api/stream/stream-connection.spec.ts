@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { PriceLevel } from '../../market/book-update';
 import { MarketInfo } from '../../market/market-info';
+import { MarketSummary } from '../../market/market-summary';
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
 import { BookReader } from '../../market/stream/testing/book-reader';
 import { BookView, ChangeNotice } from '../../store/state-store';
@@ -70,16 +71,21 @@ const noTrades = {
 const noTicker = { markets: () => ({ generation: 0, markets: [] }) };
 const notReady = { ready: false, onListingChange: () => () => undefined };
 
-function connect(books: BookFeeds) {
+function connect(
+  books: BookFeeds,
+  channels = ['book.btc_usdt'],
+  trades = new TradeFeeds(noTrades, () => 0),
+  ticker = new TickerFeed(noTicker, notReady),
+) {
   const socket = new HeldSocket();
   new StreamConnection(socket as unknown as WebSocket, {
     findMarket: (name) => (name === instrument ? market : undefined),
     books,
-    trades: new TradeFeeds(noTrades, () => 0),
-    ticker: new TickerFeed(noTicker, notReady),
+    trades,
+    ticker,
     limits: { maxSubscriptions: 4, maxFrameBytes: 1024, maxBacklog: 20, heartbeatMs: 60_000 },
   });
-  socket.receive({ op: 'subscribe', channels: ['book.btc_usdt'] });
+  socket.receive({ op: 'subscribe', channels });
   return socket;
 }
 
@@ -116,5 +122,41 @@ describe('StreamConnection', () => {
     slow.emit('close');
     fast.emit('close');
     expect(books.size).toBe(0);
+  });
+
+  it('sends the ticker records on subscribe, then new trades, and releases both on close', async () => {
+    const trades = new TradeFeeds(
+      {
+        readTradesFrom: () =>
+          Promise.resolve({
+            trades: [{ id: '7', instrument, price: '100', amount: '2', side: 'buy', time: 5 }],
+            count: 1,
+          }),
+        onChange: () => () => undefined,
+        onReset: () => () => undefined,
+      },
+      () => 1,
+    );
+    const summary = { last: '100', lowestAsk: '0', highestBid: '0', isFrozen: false } as MarketSummary;
+    const ticker = new TickerFeed(
+      { markets: () => ({ generation: 1, markets: [{ market, id: '1', summary }] }) },
+      { ready: true, onListingChange: () => () => undefined },
+    );
+    const socket = connect(new BookFeeds(new ChangingStore()), ['ticker', 'trades.btc-usdt'], trades, ticker);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    socket.writeOut();
+    expect(socket.sent.map((frame) => [frame.type, frame.channel])).toEqual([
+      ['subscribed', 'ticker'],
+      ['subscribed', 'trades.btc_usdt'],
+      ['ticker', 'ticker'],
+      ['trades', 'trades.btc_usdt'],
+    ]);
+    expect(socket.sent[2]).toMatchObject({ market: 'BTC_USDT', last: '100', isFrozen: '0' });
+    expect(socket.sent[3].trades).toEqual([
+      { id: '7', price: '100.00', amount: '2.0', side: 'buy', time: 5 },
+    ]);
+    expect(trades.size).toBe(1);
+    socket.emit('close');
+    expect(trades.size).toBe(0);
   });
 });

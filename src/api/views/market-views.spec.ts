@@ -199,7 +199,7 @@ describe('MarketViews top of the book', () => {
 });
 
 describe('MarketViews listing generation', () => {
-  it('grows when a listed figure changes, and not when only the freshness of the data does', async () => {
+  it('grows when a listed figure changes, and not when only the freshness of the data does, and says so', async () => {
     const store = new RestartableStore();
     await store.writeCatalog(CATALOG);
     const write = (version: number, extra: Parameters<typeof head>[2]): InstrumentWrite => ({
@@ -214,6 +214,8 @@ describe('MarketViews listing generation', () => {
       await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(version));
       return views.listingGeneration;
     };
+    const announced: number[] = [];
+    views.onListingChange(() => announced.push(views.listingGeneration));
     try {
       const start = await settled(1);
       // A new version with other amounts at the same prices, and a newer confirmation: nothing listed moved.
@@ -229,6 +231,9 @@ describe('MarketViews listing generation', () => {
       const lastTrade = { price: '100', time: NOW - 1 };
       await store.write([write(5, { stats, bestAsk: ['100.5', '1'], lastTrade })]);
       expect(await settled(5)).toBeGreaterThan(afterAsk);
+      expect(announced.at(-1)).toBe(views.listingGeneration);
+      expect(new Set(announced).size).toBe(announced.length);
+      expect(announced.length).toBeGreaterThanOrEqual(3);
     } finally {
       await views.onApplicationShutdown();
     }
