@@ -144,4 +144,26 @@ describe('GET /stream, trades and ticker channels', () => {
     ).catch(() => expect(latest()).toEqual(summary));
     await setFlow(stack.sandbox, 40);
   });
+
+  it('says resyncing when Redis restarts empty, and goes on without sending a trade twice', async () => {
+    const client = await connect();
+    client.send({ op: 'subscribe', channels: [`trades.${INSTRUMENT}`] });
+    const sent = () =>
+      client.frames
+        .filter((frame) => frame.type === 'trades')
+        .flatMap((frame) => frame.trades as SentTrade[]);
+    await waitFor(() => sent().length >= 3, 'trades before the restart');
+    await stack.redis!.restart();
+    const status = await client.frame((frame) => frame.type === 'status', 0);
+    expect(status).toEqual({ type: 'status', channel: `trades.${INSTRUMENT}`, state: 'resyncing' });
+    const at = client.frames.indexOf(status);
+    await client.frame((frame) => frame.type === 'trades', at);
+    await setFlow(stack.sandbox, 0);
+    const listed = await settled<ListedTrade[]>(`/trades/${INSTRUMENT}`);
+    const served = new Set(listed.map((trade) => trade.tradeID));
+    const ids = sent().map((trade) => trade.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !served.has(id))).toEqual([]);
+    await setFlow(stack.sandbox, 40);
+  });
 });
