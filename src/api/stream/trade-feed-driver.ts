@@ -3,12 +3,8 @@ import { MarketInfo } from '../../market/market-info';
 import { StateStore } from '../../store/state-store';
 import { tradeFigures } from '../views/trade-figures';
 import { readTail, startCursor, TradeCursor } from './trade-cursor';
+import { StoreFollower } from './store-follower';
 import { streamTrade, TradesChannelMessage } from './trades-message';
-
-/** While the store cannot be read, it is tried again this often. */
-const RETRY_MS = 1_000;
-/** The trades are read this often even without a notice, since pub/sub may lose one. */
-const RECHECK_MS = 5_000;
 
 export type TradesSink = (message: TradesChannelMessage) => void;
 
@@ -23,15 +19,9 @@ export type TradeStore = Pick<StateStore, 'readTradesFrom' | 'onChange' | 'onRes
 export class TradeFeedDriver {
   private readonly logger = new Logger(TradeFeedDriver.name);
   private cursor: TradeCursor;
+  private readonly follower: StoreFollower;
   private revision?: number;
-  private reading = false;
-  private readAgain = false;
-  private failing = false;
   private saidResyncing = false;
-  private lastReadAt = 0;
-  private stopped = true;
-  private timer?: NodeJS.Timeout;
-  private unsubscribe: (() => void)[] = [];
 
   constructor(
     readonly channel: string,
@@ -41,73 +31,44 @@ export class TradeFeedDriver {
     private readonly deliver: TradesSink,
   ) {
     this.cursor = startCursor(startTime);
+    this.follower = new StoreFollower(store, {
+      wants: (notice) => {
+        if (notice.kind !== 'instrument' || notice.instrument !== market.instrument) return false;
+        if (notice.tradesRevision === this.revision) return false;
+        this.revision = notice.tradesRevision;
+        return true;
+      },
+      reset: () => this.resyncing(),
+      read: () => this.readTrades(),
+      failed: (error) => this.logger.warn(`${market.instrument}: trades unreadable: ${String(error)}`),
+      recovered: () => undefined,
+    });
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.unsubscribe = [
-      this.store.onChange((notice) => {
-        if (notice.kind !== 'instrument' || notice.instrument !== this.market.instrument) return;
-        if (notice.tradesRevision === this.revision) return;
-        this.revision = notice.tradesRevision;
-        this.refresh();
-      }),
-      this.store.onReset(() => {
-        this.resyncing();
-        this.refresh();
-      }),
-    ];
-    this.timer = setInterval(() => {
-      const due = this.failing ? RETRY_MS : RECHECK_MS;
-      if (Date.now() - this.lastReadAt >= due) this.refresh();
-    }, RETRY_MS);
-    this.refresh();
+    this.follower.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-    for (const unsubscribe of this.unsubscribe) unsubscribe();
-    this.unsubscribe = [];
+    this.follower.stop();
   }
 
   /** Reads the trades since the cursor; a notice during a read brings one more read after it. */
   refresh(): void {
-    if (this.stopped) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = true;
-    this.lastReadAt = Date.now();
-    const { instrument } = this.market;
-    this.store
-      .readTradesFrom(instrument, this.cursor.time)
-      .then(
-        (tail) => {
-          this.failing = false;
-          if (this.stopped) return;
-          const reading = readTail(this.cursor, tail);
-          this.cursor = reading.cursor;
-          if (reading.broken) this.resyncing();
-          else if (reading.fresh.length === 0) this.saidResyncing = false;
-          if (reading.fresh.length === 0) return;
-          this.saidResyncing = false;
-          const trades = reading.fresh.map((trade) => streamTrade(tradeFigures(this.market, trade)));
-          this.deliver({ type: 'trades', channel: this.channel, trades });
-        },
-        (error: unknown) => {
-          if (!this.failing) this.logger.warn(`${instrument}: trades unreadable: ${String(error)}`);
-          this.failing = true;
-        },
-      )
-      .finally(() => {
-        this.reading = false;
-        if (!this.readAgain) return;
-        this.readAgain = false;
-        this.refresh();
-      });
+    this.follower.refresh();
+  }
+
+  private async readTrades(): Promise<void> {
+    const tail = await this.store.readTradesFrom(this.market.instrument, this.cursor.time);
+    if (!this.follower.running) return;
+    const reading = readTail(this.cursor, tail);
+    this.cursor = reading.cursor;
+    if (reading.broken) this.resyncing();
+    else if (reading.fresh.length === 0) this.saidResyncing = false;
+    if (reading.fresh.length === 0) return;
+    this.saidResyncing = false;
+    const trades = reading.fresh.map((trade) => streamTrade(tradeFigures(this.market, trade)));
+    this.deliver({ type: 'trades', channel: this.channel, trades });
   }
 
   private resyncing(): void {
