@@ -56,7 +56,7 @@ describe('GET /stream, limits', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({
-      app: { STREAM_MAX_CONNECTIONS_PER_ADDRESS: '2', STREAM_SUBSCRIBE_RATE: '3' },
+      app: { STREAM_MAX_CONNECTIONS_PER_ADDRESS: '2', STREAM_SUBSCRIBE_RATE: '1' },
     });
     url = stack.app.url;
   });
@@ -86,7 +86,7 @@ describe('GET /stream, limits', () => {
     client.send({ op: 'ping' });
     await client.frame((frame) => frame.type === 'pong');
     const answers = client.frames.filter((frame) => frame.type !== 'ticker');
-    expect(answers.filter((frame) => frame.type === 'subscribed').length).toBeGreaterThanOrEqual(3);
+    expect(answers.filter((frame) => frame.type === 'subscribed').length).toBeGreaterThanOrEqual(1);
     expect(answers.filter((frame) => frame.code === 'rate_limited').length).toBeGreaterThanOrEqual(1);
     expect(
       answers.filter((frame) => frame.type === 'error').every((frame) => frame.code === 'rate_limited'),
