@@ -69,7 +69,7 @@ export class HttpApi {
     serveRoutes(fastify, routes);
     setUpOpenApi(app);
     this.stream = app.get(StreamServer);
-    this.stream.attach(app.getHttpServer());
+    this.stream.attach(app.getHttpServer(), clientAddress(this.trust));
     this.server.fastPath = new FastPath({
       routes,
       rateLimit,

@@ -96,6 +96,15 @@ export class AppConfig {
   /** Book updates or trades messages a connection may have waiting per channel; one more drops them. */
   @Integer({ min: 1, max: 100_000 })
   STREAM_MAX_BACKLOG = 256;
+  /** Open connections one client address may hold; one more upgrade is refused with a 429. */
+  @Integer({ min: 1, max: 100_000 })
+  STREAM_MAX_CONNECTIONS_PER_ADDRESS = 20;
+  /** Subscribe and unsubscribe frames a connection may send per second, in bursts of as many. */
+  @Integer({ min: 1, max: 10_000 })
+  STREAM_SUBSCRIBE_RATE = 10;
+  /** A connection whose socket stays behind for this long is closed as too slow. */
+  @Milliseconds({ min: 1_000, max: 600_000 })
+  STREAM_MAX_BEHIND_MS = 30_000;
 
   // Redis, where the api and ingest roles share state.
 

@@ -71,22 +71,34 @@ const noTrades = {
 const noTicker = { markets: () => ({ generation: 0, markets: [] }) };
 const notReady = { ready: false, onListingChange: () => () => undefined };
 
+const limits = {
+  maxSubscriptions: 4,
+  maxFrameBytes: 1024,
+  maxBacklog: 20,
+  heartbeatMs: 60_000,
+  maxConnectionsPerAddress: 10,
+  subscribeRate: 2,
+  maxBehindMs: 1_000,
+};
+
 function connect(
   books: BookFeeds,
   channels = ['book.btc_usdt'],
   trades = new TradeFeeds(noTrades, () => 0),
   ticker = new TickerFeed(noTicker, notReady),
+  clock = { now: 0 },
 ) {
   const socket = new HeldSocket();
-  new StreamConnection(socket as unknown as WebSocket, {
+  const connection = new StreamConnection(socket as unknown as WebSocket, {
     findMarket: (name) => (name === instrument ? market : undefined),
     books,
     trades,
     ticker,
-    limits: { maxSubscriptions: 4, maxFrameBytes: 1024, maxBacklog: 20, heartbeatMs: 60_000 },
+    limits,
+    now: () => clock.now,
   });
   socket.receive({ op: 'subscribe', channels });
-  return socket;
+  return Object.assign(socket, { connection });
 }
 
 function readAll(socket: HeldSocket, reader = new BookReader()): BookReader {
@@ -158,5 +170,46 @@ describe('StreamConnection', () => {
     expect(trades.size).toBe(1);
     socket.emit('close');
     expect(trades.size).toBe(0);
+  });
+
+  it('answers subscribe frames over the rate with rate_limited, and takes them again later', () => {
+    const clock = { now: 0 };
+    const socket = connect(new BookFeeds(new ChangingStore()), ['ticker'], undefined, undefined, clock);
+    socket.receive({ op: 'unsubscribe', channels: ['ticker'] });
+    socket.receive({ op: 'subscribe', channels: ['ticker'] });
+    socket.receive({ op: 'ping' });
+    expect(socket.sent.map((frame) => frame.code ?? frame.type)).toEqual([
+      'subscribed',
+      'unsubscribed',
+      'rate_limited',
+      'pong',
+    ]);
+    clock.now = 500;
+    socket.receive({ op: 'subscribe', channels: ['ticker'] });
+    expect(socket.sent.slice(-1)[0]).toEqual({ type: 'subscribed', channel: 'ticker' });
+    socket.emit('close');
+  });
+
+  it('closes with 4008 a reader whose socket stays behind, and not one that catches up in time', async () => {
+    const store = new ChangingStore();
+    const books = new BookFeeds(store);
+    const clock = { now: 0 };
+    const slow = connect(books, undefined, undefined, undefined, clock);
+    const late = connect(books, undefined, undefined, undefined, clock);
+    const closes: unknown[][] = [];
+    Object.assign(slow, { close: (...args: unknown[]) => closes.push(args) });
+    Object.assign(late, { close: () => closes.push(['late']) });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 30; i++) await store.change();
+    clock.now = 999;
+    slow.connection.closeIfTooSlow(clock.now);
+    late.writeOut();
+    clock.now = 1_000;
+    slow.connection.closeIfTooSlow(clock.now);
+    late.connection.closeIfTooSlow(clock.now);
+    expect(closes).toEqual([[4008, 'too slow']]);
+    expect(books.size).toBe(1);
+    late.emit('close');
+    expect(books.size).toBe(0);
   });
 });

@@ -4,11 +4,13 @@ import { BookChannelSequencer } from '../../market/stream/book-channel-sequencer
 import { readClientFrame } from '../../market/stream/client-frame';
 import { parseStreamChannel, StreamChannel } from '../../market/stream/stream-channel';
 import { quoted } from '../../market/stream/stream-error';
+import { BehindWatch } from './behind-watch';
 import { BookFeeds } from './book-feeds';
 import { StreamLimits } from './stream-limits';
-import { ConnectionErrorCode, StreamReply } from './stream-reply';
+import { ConnectionErrorCode, StreamReply, TOO_SLOW_CLOSE } from './stream-reply';
 import { TickerFeed } from './ticker-feed';
 import { TickerQueue } from './ticker-queue';
+import { TokenBucket } from './token-bucket';
 import { TradeFeeds } from './trade-feeds';
 import { TradesQueue } from './trades-queue';
 
@@ -31,19 +33,29 @@ export interface StreamConnectionContext {
   readonly trades: TradeFeeds;
   readonly ticker: TickerFeed;
   readonly limits: StreamLimits;
+  /** The clock of the subscribe rate and of being behind; `Date.now` unless a test sets it. */
+  readonly now?: () => number;
 }
 
 /** One reader of `/stream`: its requests, its channels, and the order in which it is sent their messages. */
 export class StreamConnection {
   private readonly channels = new Map<string, ChannelSubscription>();
+  private readonly now: () => number;
+  private readonly subscribeRate: TokenBucket;
+  private readonly behind: BehindWatch;
   private unwritten = 0;
-  private lastSentAt = Date.now();
+  private lastSentAt: number;
   private closed = false;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly context: StreamConnectionContext,
   ) {
+    const { limits } = context;
+    this.now = context.now ?? Date.now;
+    this.lastSentAt = this.now();
+    this.subscribeRate = new TokenBucket(limits.subscribeRate, limits.subscribeRate, this.now);
+    this.behind = new BehindWatch(limits.maxBehindMs);
     socket.on('message', (data, isBinary) => {
       if (isBinary) this.error('binary_frame', 'frames are JSON text');
       else this.onText(data.toString());
@@ -54,6 +66,16 @@ export class StreamConnection {
   /** Sends a heartbeat when nothing was sent for the heartbeat interval. */
   heartbeatIfSilent(now: number): void {
     if (now - this.lastSentAt >= this.context.limits.heartbeatMs) this.send({ type: 'heartbeat', ts: now });
+  }
+
+  /**
+   * Closes the connection as too slow when its socket has held unwritten frames, without once writing all
+   * out, for the longest a reader may stay behind: its channels' messages wait in vain meanwhile.
+   */
+  closeIfTooSlow(now: number): void {
+    if (this.closed || !this.behind.tooLong(now)) return;
+    this.socket.close(TOO_SLOW_CLOSE, 'too slow');
+    this.dispose();
   }
 
   /** Says the server stops, and closes with the code that asks the reader to reconnect. */
@@ -72,6 +94,11 @@ export class StreamConnection {
     if (!frame.ok) return this.send({ type: 'error', ...frame.error });
     const { request } = frame;
     if (request.op === 'ping') return this.send({ type: 'pong' });
+    if (!this.subscribeRate.take())
+      return this.error(
+        'rate_limited',
+        `at most ${limits.subscribeRate} subscribe or unsubscribe frames per second`,
+      );
     for (const name of request.channels) {
       const parsed = parseStreamChannel(name);
       if (!parsed.ok) this.send({ type: 'error', ...parsed.error });
@@ -160,9 +187,11 @@ export class StreamConnection {
   private send(reply: StreamReply): void {
     if (this.closed || this.socket.readyState !== WebSocket.OPEN) return;
     this.unwritten++;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = this.now();
+    if (this.unwritten >= MAX_UNWRITTEN_FRAMES) this.behind.behind(this.lastSentAt);
     this.socket.send(JSON.stringify(reply), () => {
       this.unwritten--;
+      if (this.unwritten === 0) this.behind.caughtUp();
       if (this.unwritten === MAX_UNWRITTEN_FRAMES - 1) this.pump();
     });
   }

@@ -6,6 +6,9 @@ export interface StreamLimits {
   readonly maxFrameBytes: number;
   readonly maxBacklog: number;
   readonly heartbeatMs: number;
+  readonly maxConnectionsPerAddress: number;
+  readonly subscribeRate: number;
+  readonly maxBehindMs: number;
 }
 
 export function streamLimits(config: AppConfig): StreamLimits {
@@ -14,5 +17,8 @@ export function streamLimits(config: AppConfig): StreamLimits {
     maxFrameBytes: config.STREAM_MAX_FRAME_BYTES,
     maxBacklog: config.STREAM_MAX_BACKLOG,
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
+    maxConnectionsPerAddress: config.STREAM_MAX_CONNECTIONS_PER_ADDRESS,
+    subscribeRate: config.STREAM_SUBSCRIBE_RATE,
+    maxBehindMs: config.STREAM_MAX_BEHIND_MS,
   };
 }

@@ -23,9 +23,13 @@ export type StreamReply =
  * | `too_many_subscriptions` | the connection would follow more than `STREAM_MAX_SUBSCRIPTIONS` |
  * | `not_subscribed`         | an unsubscribe of a channel the connection does not follow      |
  * | `binary_frame`           | a binary frame: the protocol is JSON text                       |
+ * | `rate_limited`           | more subscribe or unsubscribe frames than `STREAM_SUBSCRIBE_RATE` |
  */
 export type ConnectionErrorCode =
-  'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'binary_frame';
+  'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'binary_frame' | 'rate_limited';
 
 /** Close code of a connection the server closes because it stops: reconnect, to another replica. */
 export const SERVICE_RESTART_CLOSE = 1012;
+
+/** Close code of a connection that stayed behind for `STREAM_MAX_BEHIND_MS`. */
+export const TOO_SLOW_CLOSE = 4008;

@@ -7,6 +7,7 @@ import { StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
+import { AddressCounts } from './address-counts';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
 import { streamLimits, StreamLimits } from './stream-limits';
@@ -34,6 +35,7 @@ export class StreamServer implements OnModuleDestroy {
   private readonly ticker: TickerFeed;
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, StreamConnection>();
+  private readonly addresses: AddressCounts;
   private heartbeat?: NodeJS.Timeout;
   private closing?: Promise<void>;
 
@@ -44,6 +46,7 @@ export class StreamServer implements OnModuleDestroy {
     @Inject(STATE_STORE) store: StateStore,
   ) {
     this.limits = streamLimits(config);
+    this.addresses = new AddressCounts(this.limits.maxConnectionsPerAddress);
     this.books = new BookFeeds(store);
     // A trade channel starts after the newest trade the listing knows of, else at the present.
     this.trades = new TradeFeeds(
@@ -58,18 +61,33 @@ export class StreamServer implements OnModuleDestroy {
     });
   }
 
-  /** Takes the upgrades of `server`: `/stream` is served, any other path is refused with a 404. */
-  attach(server: Server): void {
+  /**
+   * Takes the upgrades of `server`: `/stream` is served, any other path is refused with a 404, and a
+   * client address (as the rate limit sees it) that holds as many connections as allowed with a 429.
+   */
+  attach(server: Server, clientAddress: (request: IncomingMessage) => string): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = new URL(request.url ?? '/', 'http://gateway').pathname.replace(/\/$/, '');
       if (path !== STREAM_PATH) return refuseUpgrade(socket, 404, 'no websocket here');
       if (this.closing) return refuseUpgrade(socket, 503, 'the server is stopping');
+      const release = this.addresses.open(clientAddress(request));
+      if (!release)
+        return refuseUpgrade(
+          socket,
+          429,
+          `at most ${this.limits.maxConnectionsPerAddress} stream connections per client`,
+        );
+      // The socket closes whether the upgrade fails or the connection ends later.
+      socket.once('close', release);
       this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
     });
     this.heartbeat = setInterval(
       () => {
         const now = Date.now();
-        for (const connection of this.connections.values()) connection.heartbeatIfSilent(now);
+        for (const connection of this.connections.values()) {
+          connection.heartbeatIfSilent(now);
+          connection.closeIfTooSlow(now);
+        }
       },
       Math.max(50, this.limits.heartbeatMs / 4),
     );
