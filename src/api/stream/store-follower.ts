@@ -58,6 +58,8 @@ export class StoreFollower {
       const due = this.failing ? RETRY_MS : RECHECK_MS;
       if (Date.now() - this.lastReadAt >= due) this.refresh();
     }, RETRY_MS);
+    // A follower left running must not keep the process alive after the server closed.
+    this.timer.unref();
     this.refresh();
   }
 
