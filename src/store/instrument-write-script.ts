@@ -11,8 +11,10 @@ import { encodeTradeMember } from './trade-member';
  * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
  * KEYS, five per write: lease, bids, asks, trades, head.
- * ARGV: the change channel, then eight per write: expected lease text ('' = unfenced), replace
- * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades.
+ * ARGV: the change channel, then nine per write: expected lease text ('' = unfenced), replace
+ * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades,
+ * the instrument's book-change channel. The notice goes to the change channel, and the book's change
+ * to its own channel (`decodeBookChange`), with the version the head held before.
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
  * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
@@ -50,7 +52,7 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
-local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList)
+local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, bookChannel)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
@@ -68,16 +70,21 @@ local function apply(lease, bids, asks, trades, head, fence, replace, headJson, 
   if before ~= '' then
     redis.call('ZREMRANGEBYSCORE', trades, '-inf', before)
   end
+  local old = redis.call('GET', head)
+  local from = old and string.match(old, '"bookVersion":(%d+)') or ''
   redis.call('SET', head, headJson)
   redis.call('PUBLISH', channel, notice)
+  redis.call('PUBLISH', bookChannel,
+    from .. '\\n' .. (replace and '1' or '0') .. '\\n' .. headJson .. '\\n' .. bidLevels .. '\\n' .. askLevels)
   return 1
 end
 
 local results = {}
 for write = 0, #KEYS / 5 - 1 do
-  local k, a = write * 5, 1 + write * 8
+  local k, a = write * 5, 1 + write * 9
   results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5],
-    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
+    ARGV[a + 9])
 end
 return results
 `;
@@ -132,7 +139,7 @@ export function instrumentWriteCalls(
   return calls;
 }
 
-/** The five keys and eight arguments of one write (see SOURCE). */
+/** The five keys and nine arguments of one write (see SOURCE). */
 export function writeArguments(
   keys: StoreKeys,
   write: InstrumentWrite,
@@ -155,6 +162,7 @@ export function writeArguments(
       packLevels(write.levels?.bids ?? []),
       packLevels(write.levels?.asks ?? []),
       packTrades(write.tradesAdded ?? []),
+      instrumentKeys.bookChanges,
     ],
   };
 }

@@ -28,6 +28,11 @@ export interface InstrumentKeys {
    * tokens only grow even when a lease expires and another owner takes it.
    */
   readonly leaseToken: string;
+  /**
+   * Pub/sub channel: each write's change of the book, published by the write itself (see
+   * `decodeBookChange`); followed by API replicas that stream the book.
+   */
+  readonly bookChanges: string;
 }
 
 /**
@@ -96,6 +101,7 @@ export class StoreKeys {
       trades: `${base}:trades`,
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
+      bookChanges: `${base}:book-changes`,
     };
   }
 }

@@ -7,6 +7,10 @@ export class ListenerSet<T> {
 
   constructor(private readonly reportError: (error: unknown) => void) {}
 
+  get size(): number {
+    return this.listeners.size;
+  }
+
   /** Adds a listener; the returned function removes it. */
   add(listener: (value: T) => void): () => void {
     // A wrapper per registration, so that adding the same function twice needs two removals.

@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
+import { distinctLevels } from './book-change-message';
 import { catalogNotice, instrumentNotice } from './change-notice';
 import { encodeLease } from './lease-value';
 import { ListenerSet } from './listener-set';
 import {
+  BookChange,
+  BookChangeSubscription,
   BookView,
   ChangeNotice,
   InstrumentHead,
@@ -50,13 +53,15 @@ export class MemoryStateStore implements StateStore {
   private catalog: MarketCatalog | undefined;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
+  private readonly bookListeners = new Map<string, ListenerSet<BookChange>>();
+  private readonly reportListenerError: (error: unknown) => void;
   private closed = false;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     const logger = options.logger ?? new Logger(MemoryStateStore.name);
-    const report = (error: unknown): void => logger.warn(`state store listener failed: ${String(error)}`);
-    this.changeListeners = new ListenerSet(report);
-    this.resetListeners = new ListenerSet(report);
+    this.reportListenerError = (error) => logger.warn(`state store listener failed: ${String(error)}`);
+    this.changeListeners = new ListenerSet(this.reportListenerError);
+    this.resetListeners = new ListenerSet(this.reportListenerError);
   }
 
   /**
@@ -149,6 +154,24 @@ export class MemoryStateStore implements StateStore {
     return this.changeListeners.add(listener);
   }
 
+  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription {
+    let listeners = this.bookListeners.get(instrument);
+    if (!listeners) {
+      listeners = new ListenerSet(this.reportListenerError);
+      this.bookListeners.set(instrument, listeners);
+    }
+    const followed = listeners;
+    const remove = followed.add(listener);
+    return {
+      ready: Promise.resolve(),
+      close: () => {
+        remove();
+        if (followed.size === 0 && this.bookListeners.get(instrument) === followed)
+          this.bookListeners.delete(instrument);
+      },
+    };
+  }
+
   /** Process memory is never lost while the process runs, so reset listeners are never called. */
   onReset(listener: () => void): () => void {
     return this.resetListeners.add(listener);
@@ -162,6 +185,7 @@ export class MemoryStateStore implements StateStore {
     this.closed = true;
     this.changeListeners.clear();
     this.resetListeners.clear();
+    this.bookListeners.clear();
   }
 
   /** Applies one write completely or not at all; nothing that can throw runs after the first change. */
@@ -186,11 +210,24 @@ export class MemoryStateStore implements StateStore {
     if (write.tradesBefore !== undefined && write.tradesBefore >= state.oldestTradeTime) {
       trimTrades(state, write.tradesBefore);
     }
+    const fromVersion = existing?.head.bookVersion;
     state.head = head;
     state.sortedBook = undefined;
     state.sortedTrades = undefined;
     this.instruments.set(instrument, state);
     this.announce(instrumentNotice(head));
+    const listeners = this.bookListeners.get(instrument);
+    if (listeners) {
+      const change: BookChange = {
+        instrument,
+        ...(fromVersion === undefined ? {} : { fromVersion }),
+        replace: write.replace,
+        head,
+        bids: distinctLevels(write.levels?.bids ?? []),
+        asks: distinctLevels(write.levels?.asks ?? []),
+      };
+      queueMicrotask(() => listeners.emit(change));
+    }
     return { instrument, result: 'written' };
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
+import { decodeBookChange } from './book-change-message';
 import { catalogNotice, parseChangeNotice } from './change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
@@ -14,6 +15,8 @@ import {
   StoreConnectionOptions,
 } from './redis-connection';
 import {
+  BookChange,
+  BookChangeSubscription,
   BookView,
   ChangeNotice,
   InstrumentHead,
@@ -63,6 +66,8 @@ export class RedisStateStore implements StateStore {
   private readonly closeClient: boolean;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
+  /** The listeners of each followed book, by its change channel. */
+  private readonly bookListeners = new Map<string, FollowedBook>();
   /** The epoch marker as this store last saw or wrote it. */
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
@@ -90,10 +95,8 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger ?? new Logger(RedisStateStore.name);
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
     this.closeClient = options.closeClient ?? false;
-    const reportListenerError = (error: unknown): void =>
-      this.logger.warn(`state store listener failed: ${String(error)}`);
-    this.changeListeners = new ListenerSet(reportListenerError);
-    this.resetListeners = new ListenerSet(reportListenerError);
+    this.changeListeners = new ListenerSet(this.reportListenerError);
+    this.resetListeners = new ListenerSet(this.reportListenerError);
 
     this.subscriber = subscriberOf(client);
     reportConnectionErrors(this.subscriber, this.logger, 'Redis subscriber');
@@ -243,6 +246,34 @@ export class RedisStateStore implements StateStore {
     return this.resetListeners.add(listener);
   }
 
+  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription {
+    const channel = this.keys.instrument(instrument).bookChanges;
+    let entry = this.bookListeners.get(channel);
+    if (!entry) {
+      // The subscriber queues SUBSCRIBE until it is connected and repeats it after every reconnection.
+      const ready = this.subscriber.subscribe(channel).then(() => undefined);
+      ready.catch((error: unknown) => this.logger.warn(`subscribing to ${channel} failed: ${String(error)}`));
+      entry = { instrument, listeners: new ListenerSet(this.reportListenerError), ready };
+      this.bookListeners.set(channel, entry);
+    }
+    const remove = entry.listeners.add(listener);
+    const followed = entry;
+    return {
+      ready: followed.ready,
+      close: () => {
+        remove();
+        if (followed.listeners.size > 0 || this.bookListeners.get(channel) !== followed) return;
+        this.bookListeners.delete(channel);
+        if (!this.closed)
+          this.subscriber
+            .unsubscribe(channel)
+            .catch((error: unknown) =>
+              this.logger.warn(`unsubscribing from ${channel} failed: ${String(error)}`),
+            );
+      },
+    };
+  }
+
   async health(): Promise<StoreHealth> {
     const started = performance.now();
     try {
@@ -276,9 +307,13 @@ export class RedisStateStore implements StateStore {
     this.client.off('error', this.noteConnectionError);
     this.changeListeners.clear();
     this.resetListeners.clear();
+    this.bookListeners.clear();
     this.subscriber.disconnect();
     if (this.closeClient) await closeConnection(this.client);
   }
+
+  private readonly reportListenerError = (error: unknown): void =>
+    this.logger.warn(`state store listener failed: ${String(error)}`);
 
   private readonly noteConnectionError = (error: Error): void => {
     this.connectionError = error;
@@ -290,6 +325,13 @@ export class RedisStateStore implements StateStore {
   };
 
   private readonly handleMessage = (channel: string, message: string): void => {
+    const book = this.bookListeners.get(channel);
+    if (book) {
+      const change = decodeBookChange(book.instrument, message);
+      if (change) book.listeners.emit(change);
+      else this.logger.warn(`ignored a malformed book change on ${channel}: ${message.slice(0, 200)}`);
+      return;
+    }
     if (channel !== this.keys.changes && channel !== this.keys.catalogChanges) return;
     const notice = parseChangeNotice(message);
     if (notice) this.changeListeners.emit(notice);
@@ -343,6 +385,13 @@ function writeResults(reply: unknown, writes: number): unknown[] {
 }
 
 /** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */
+interface FollowedBook {
+  readonly instrument: string;
+  readonly listeners: ListenerSet<BookChange>;
+  /** The SUBSCRIBE of the book's channel. */
+  readonly ready: Promise<void>;
+}
+
 function subscriberOf(client: RedisClient): RedisClient {
   if (client instanceof Cluster) return client.duplicate([], { enableOfflineQueue: true });
   return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });

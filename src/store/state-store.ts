@@ -78,6 +78,27 @@ export type ChangeNotice =
     }
   | { readonly kind: 'catalog'; readonly refreshedAt: number };
 
+/** One written change of an instrument's book, as the store applied it. */
+export interface BookChange {
+  readonly instrument: string;
+  /** The book version the store held before the write; undefined when it held none. */
+  readonly fromVersion?: number;
+  /** The write replaced the whole book: `bids` and `asks` are all of it. */
+  readonly replace: boolean;
+  /** The head the write left. */
+  readonly head: InstrumentHead;
+  /** The levels the write set, each price once, amount "0" for a level removed. */
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+}
+
+/** A listener's hold on the changes of one book. */
+export interface BookChangeSubscription {
+  /** Resolves once every later write reaches the listener: read the book after it, not before. */
+  readonly ready: Promise<void>;
+  close(): void;
+}
+
 export interface WriteOutcome {
   readonly instrument: string;
   /** `fenced`: the fence token was stale and nothing was written. */
@@ -121,6 +142,11 @@ export interface StateStore {
    */
   trimTrades(instruments: readonly string[], before: number): Promise<number>;
   onChange(listener: (notice: ChangeNotice) => void): () => void;
+  /**
+   * Each written change of the instrument's book, in the order of the writes; a fenced write announces
+   * nothing. Redis may drop some while a connection is down: `fromVersion` tells the listener.
+   */
+  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription;
   /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */
   onReset(listener: () => void): () => void;
   health(): Promise<StoreHealth>;

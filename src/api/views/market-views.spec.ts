@@ -1,6 +1,6 @@
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
-import { ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
+import { BookChangeSubscription, ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
 import { eventually, head, trade } from '../../store/testing/state-store-contract';
 import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
@@ -77,6 +77,9 @@ class RestartableStore implements StateStore {
   }
   onReset() {
     return () => undefined;
+  }
+  followBook(): BookChangeSubscription {
+    return { ready: Promise.resolve(), close: () => undefined };
   }
   health() {
     return this.server.health();

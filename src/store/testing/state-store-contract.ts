@@ -2,6 +2,7 @@ import { MarketCatalog } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import {
+  BookChange,
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
@@ -441,6 +442,84 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       await store.write([{ instrument: BTC, replace: false, head: head(BTC, 4) }]);
       await eventually(() => expect(seenByPeer.notices).toHaveLength(3));
       expect(own.notices).toHaveLength(2);
+    });
+
+    it('announces each written change of a followed book, from the version it held, to every follower', async () => {
+      const peer = await subject.openPeer();
+      const changes: BookChange[] = [];
+      const seenByPeer: BookChange[] = [];
+      const own = store.followBook(BTC, (change) => changes.push(change));
+      const other = peer.followBook(BTC, (change) => seenByPeer.push(change));
+      await Promise.all([own.ready, other.ready]);
+      await store.write([
+        {
+          instrument: BTC,
+          replace: true,
+          head: head(BTC, 3),
+          levels: {
+            bids: [
+              ['100', '1'],
+              ['99', '2'],
+            ],
+            asks: [['101', '1']],
+          },
+        },
+        { instrument: ETH, replace: true, head: head(ETH, 1), levels: { bids: [['5', '1']], asks: [] } },
+      ]);
+      await store.write([
+        {
+          instrument: BTC,
+          replace: false,
+          head: head(BTC, 7),
+          levels: {
+            bids: [
+              ['99', '0'],
+              ['98', '4'],
+              ['98', '5'],
+            ],
+            asks: [],
+          },
+        },
+      ]);
+      await subject.setLease(BTC, { owner: 'ingest-a', token: 7 });
+      await store.write([
+        { instrument: BTC, replace: false, head: head(BTC, 9), fence: { owner: 'ingest-b', token: 7 } },
+      ]);
+      const expected: BookChange[] = [
+        {
+          instrument: BTC,
+          replace: true,
+          head: head(BTC, 3),
+          bids: [
+            ['100', '1'],
+            ['99', '2'],
+          ],
+          asks: [['101', '1']],
+        },
+        {
+          instrument: BTC,
+          fromVersion: 3,
+          replace: false,
+          head: head(BTC, 7),
+          // A price given twice is announced once, with its last amount, as it was stored.
+          bids: [
+            ['99', '0'],
+            ['98', '5'],
+          ],
+          asks: [],
+        },
+      ];
+      await eventually(() => expect(changes).toEqual(expected));
+      await eventually(() => expect(seenByPeer).toEqual(expected));
+
+      // A closed follower hears nothing more, while the others still do.
+      own.close();
+      await subject.setLease(BTC, undefined);
+      await store.write([{ instrument: BTC, replace: false, head: head(BTC, 8) }]);
+      await eventually(() => expect(seenByPeer).toHaveLength(3));
+      expect(seenByPeer[2]).toMatchObject({ fromVersion: 7, bids: [], asks: [] });
+      expect(changes).toHaveLength(2);
+      other.close();
     });
 
     it('applies a fenced write only while the lease holds exactly its owner and token', async () => {
