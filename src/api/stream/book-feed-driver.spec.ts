@@ -1,153 +1,208 @@
 import { PriceLevel } from '../../market/book-update';
-import { BookChannelEvent } from '../../market/stream/book-channel-event';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
 import { BookChannelSequencer } from '../../market/stream/book-channel-sequencer';
-import { BookReader } from '../../market/stream/testing/book-reader';
-import { BookView, ChangeNotice } from '../../store/state-store';
-import { BookFeedDriver } from './book-feed-driver';
+import { BookReader, ReadOutcome } from '../../market/stream/testing/book-reader';
+import { MemoryStateStore } from '../../store/memory-state-store';
+import { BookChange, BookView } from '../../store/state-store';
+import { head } from '../../store/testing/state-store-contract';
+import { BookFeedDriver, BookStore } from './book-feed-driver';
 
 const instrument = 'btc_usdt';
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function view(version: number, bids: PriceLevel[], asks: PriceLevel[], live = true): BookView {
-  return { instrument, version, updatedAt: version * 10, syncState: live ? 'live' : 'resync', bids, asks };
+/**
+ * The memory store as the driver sees it, with the faults of a real one: a book change it drops, a read
+ * of the book it holds back until the test lets it go, a read that fails, and a reset.
+ */
+class FaultyStore implements BookStore {
+  readonly store = new MemoryStateStore();
+  dropNextChange = false;
+  failReads = false;
+  private heldRead?: () => void;
+  private holdNextRead = false;
+  private reset?: () => void;
+
+  readHeads = (instruments: readonly string[]) => this.store.readHeads(instruments);
+
+  readBook = async (name: string): Promise<BookView | undefined> => {
+    if (this.failReads) throw new Error('unreachable');
+    if (this.holdNextRead) {
+      this.holdNextRead = false;
+      await new Promise<void>((resolve) => (this.heldRead = resolve));
+    }
+    return this.store.readBook(name);
+  };
+
+  followBook = (name: string, listener: (change: BookChange) => void) =>
+    this.store.followBook(name, (change) => {
+      if (this.dropNextChange) this.dropNextChange = false;
+      else listener(change);
+    });
+
+  onReset = (listener: () => void) => {
+    this.reset = listener;
+    return () => (this.reset = undefined);
+  };
+
+  holdRead(): void {
+    this.holdNextRead = true;
+  }
+
+  releaseRead(): void {
+    this.heldRead?.();
+  }
+
+  loseContents(): void {
+    this.reset?.();
+  }
+
+  async write(version: number, bids: PriceLevel[], asks: PriceLevel[] = [], replace = false) {
+    await this.store.write([
+      { instrument, replace, head: head(instrument, version), levels: { bids, asks } },
+    ]);
+    await settled();
+  }
+
+  async writeNotLive(version: number) {
+    await this.store.write([
+      { instrument, replace: false, head: head(instrument, version, { syncState: 'resync' }) },
+    ]);
+    await settled();
+  }
 }
 
-/** A driver, a feed, and one connection's reader applying every message. */
-function setUp() {
+/** A driver on a faulty store, and one connection's reader applying every message it is sent. */
+async function setUp() {
+  const store = new FaultyStore();
+  await store.write(
+    3,
+    [
+      ['100', '1'],
+      ['99', '2'],
+    ],
+    [['101', '1']],
+    true,
+  );
   const feed = new BookChannelFeed(`book.${instrument}`, { priceScale: 2, amountScale: 1 });
   const sequencer = new BookChannelSequencer(feed, { maxBacklog: 100 });
-  const events: BookChannelEvent[] = [];
-  const driver = new BookFeedDriver(feed, instrument, fakeStore(), (event) => {
-    events.push(event);
-    sequencer.onEvent(event);
-  });
+  const driver = new BookFeedDriver(feed, instrument, store, (event) => sequencer.onEvent(event));
   const reader = new BookReader();
-  const read = () => {
-    const outcomes: string[] = [];
+  const read = (): ReadOutcome[] => {
+    const outcomes: ReadOutcome[] = [];
     for (let message = sequencer.next(); message; message = sequencer.next())
       outcomes.push(reader.read(message));
     return outcomes;
   };
-  return { feed, driver, events, reader, read };
-}
-
-function fakeStore() {
-  return {
-    readBook: () => Promise.resolve(undefined),
-    onChange: (_listener: (notice: ChangeNotice) => void) => () => undefined,
-    onReset: (_listener: () => void) => () => undefined,
+  /** The reader holds the stored book, at its version, with every checksum right. */
+  const expectEqualToStore = async () => {
+    const stored = (await store.store.readBook(instrument))!;
+    const canonical = (levels: readonly PriceLevel[]) => levels.map(([p, a]) => [Number(p), Number(a)]);
+    expect(reader.seq).toBe(stored.version);
+    expect(canonical(reader.levels('bid'))).toEqual(canonical(stored.bids));
+    expect(canonical(reader.levels('ask'))).toEqual(canonical(stored.asks));
+    expect(reader.problems).toEqual([]);
   };
+  driver.start();
+  await settled();
+  return { store, driver, reader, read, expectEqualToStore };
 }
 
 describe('BookFeedDriver', () => {
-  it('replaces the feed with the first read, then applies only the levels that changed', () => {
-    const { driver, events, reader, read } = setUp();
-    driver.use(
-      view(
-        3,
-        [
-          ['100', '1'],
-          ['99', '2'],
-        ],
-        [['101', '1']],
-      ),
-    );
+  it('reads the whole book once, then sends each written change as an update of its levels', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
     expect(read()).toEqual(['snapshot']);
-    driver.use(
-      view(
-        5,
-        [
-          ['100', '1'],
-          ['98', '4'],
-        ],
-        [['101', '1.5']],
-      ),
+    await store.write(
+      5,
+      [
+        ['99', '0'],
+        ['98', '4'],
+      ],
+      [['101', '1.5']],
     );
-    const last = events.at(-1);
-    if (last?.kind !== 'update') throw new Error('expected an update');
-    expect(last.update.bids).toEqual([
-      ['98.00', '4.0'],
-      ['99.00', '0'],
-    ]);
-    expect(last.update.asks).toEqual([['101.00', '1.5']]);
-    expect(read()).toEqual(['update']);
-    expect(reader.levels('bid')).toEqual([
-      ['100.00', '1.0'],
-      ['98.00', '4.0'],
-    ]);
-    expect(reader.seq).toBe(5);
-    expect(reader.problems).toEqual([]);
-  });
-
-  it('sends nothing for a read at the version it holds', () => {
-    const { driver, events } = setUp();
-    driver.use(view(3, [['100', '1']], []));
-    driver.use(view(3, [['100', '1']], []));
-    expect(events.map((event) => event.kind)).toEqual(['replaced']);
-  });
-
-  it('suspends while the stored book is not live or missing, and replaces it when it is back', () => {
-    const { driver, events, reader, read } = setUp();
-    driver.use(view(3, [['100', '1']], []));
-    read();
-    driver.use(view(4, [['100', '1']], [], false));
-    driver.use(undefined);
-    expect(read()).toEqual(['resyncing']);
-    driver.use(view(9, [['97', '1']], [['102', '3']]));
-    expect(events.map((event) => event.kind)).toEqual(['replaced', 'suspended', 'replaced']);
-    expect(read()).toEqual(['snapshot']);
-    expect(reader.levels('ask')).toEqual([['102.00', '3.0']]);
-  });
-
-  it('replaces the feed with a read at a lower version, as after the store lost its contents', () => {
-    const { driver, events } = setUp();
-    driver.use(view(30, [['100', '1']], []));
-    driver.use(view(2, [['100', '2']], []));
-    expect(events.map((event) => event.kind)).toEqual(['replaced', 'replaced']);
-  });
-
-  it('follows the store from start to stop: reads on notices, suspends on a failed read or a reset', async () => {
-    let stored: BookView | Error = view(1, [['100', '1']], []);
-    const listeners: { change?: (notice: ChangeNotice) => void; reset?: () => void } = {};
-    const store = {
-      readBook: () => (stored instanceof Error ? Promise.reject(stored) : Promise.resolve(stored)),
-      onChange: (listener: (notice: ChangeNotice) => void) => {
-        listeners.change = listener;
-        return () => (listeners.change = undefined);
-      },
-      onReset: (listener: () => void) => {
-        listeners.reset = listener;
-        return () => (listeners.reset = undefined);
-      },
-    };
-    const feed = new BookChannelFeed(`book.${instrument}`, { priceScale: 2, amountScale: 1 });
-    const kinds: string[] = [];
-    const driver = new BookFeedDriver(feed, instrument, store, (event) => kinds.push(event.kind));
-    const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
-    const notice = (version: number, named = instrument): ChangeNotice => ({
-      kind: 'instrument',
-      instrument: named,
-      bookVersion: version,
-      tradesRevision: 0,
-    });
-    driver.start();
-    await settled();
-    stored = view(2, [['100', '2']], []);
-    listeners.change?.(notice(2, 'eth_usdt'));
-    await settled();
-    expect(kinds).toEqual(['replaced']);
-    listeners.change?.(notice(2));
-    await settled();
-    expect(kinds).toEqual(['replaced', 'update']);
-    stored = new Error('unreachable');
-    listeners.change?.(notice(3));
-    await settled();
-    expect(kinds).toEqual(['replaced', 'update', 'suspended']);
-    stored = view(3, [['100', '3']], []);
-    listeners.reset?.();
-    await settled();
-    expect(kinds).toEqual(['replaced', 'update', 'suspended', 'replaced']);
+    await store.write(6, [], [['102', '7']]);
+    expect(read()).toEqual(['update', 'update']);
+    await expectEqualToStore();
     driver.stop();
-    expect(listeners).toEqual({ change: undefined, reset: undefined });
+  });
+
+  it('after a lost change says resyncing, reads the book again and sends it whole', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    store.dropNextChange = true;
+    await store.write(4, [['98', '1']]);
+    await store.write(5, [['97', '1']]);
+    await settled();
+    expect(read()).toEqual(['resyncing', 'snapshot']);
+    await store.write(6, [['96', '1']]);
+    expect(read()).toEqual(['update']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('applies the changes written during a read after it, skipping those the read holds', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    store.dropNextChange = true;
+    store.holdRead();
+    await store.write(4, [['98', '1']]);
+    await store.write(5, [['97', '1']]);
+    await store.write(6, [['100', '0']]);
+    store.releaseRead();
+    await settled();
+    expect(read()).toEqual(['resyncing', 'snapshot']);
+    await expectEqualToStore();
+    await store.write(7, [], [['103', '1']]);
+    expect(read()).toEqual(['update']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('suspends while the stored book is not live, and sends it whole when it is again', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    await store.writeNotLive(4);
+    expect(read()).toEqual(['resyncing']);
+    await store.write(9, [['97', '1']], [['102', '3']], true);
+    expect(read()).toEqual(['snapshot']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('says resyncing while the store cannot be read or lost its contents, and recovers', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    store.failReads = true;
+    store.loseContents();
+    await settled();
+    expect(read()).toEqual(['resyncing']);
+    store.failReads = false;
+    await store.write(4, [['98', '1']]);
+    await settled();
+    expect(read()).toEqual(['snapshot']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('reads the book when a version the head showed has not come by the next check', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    store.dropNextChange = true;
+    await store.write(4, [['98', '1']]);
+    driver.check();
+    await settled();
+    expect(read()).toEqual([]);
+    driver.check();
+    await settled();
+    expect(read()).toEqual(['snapshot']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('stops following the store when stopped', async () => {
+    const { store, driver, read } = await setUp();
+    read();
+    driver.stop();
+    await store.write(4, [['98', '1']]);
+    expect(read()).toEqual([]);
   });
 });

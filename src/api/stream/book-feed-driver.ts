@@ -1,38 +1,39 @@
 import { Logger } from '@nestjs/common';
 import { BookChannelEvent } from '../../market/stream/book-channel-event';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
-import { BookView, StateStore } from '../../store/state-store';
-import { levelDiff } from './level-diff';
+import { BookChange, BookChangeSubscription, BookView, StateStore } from '../../store/state-store';
 import { StoreFollower } from './store-follower';
 
 export type BookEventSink = (event: BookChannelEvent) => void;
 
+export type BookStore = Pick<StateStore, 'readBook' | 'readHeads' | 'followBook' | 'onReset'>;
+
 /**
- * Keeps one instrument's `BookChannelFeed` equal to the stored book while it is started: on each change
- * notice it reads the book and applies the levels that differ from the last read, and it suspends the
- * feed whenever the stored book is not live, cannot be read, or the store lost its contents.
+ * Keeps one instrument's `BookChannelFeed` equal to the stored book while it is started. It follows
+ * the store's book changes (each write's levels, with the version before it) and reads the whole book
+ * only to begin, after a change that does not follow on from the feed (the feed says resyncing until
+ * then), after the store lost its contents, and when the stored version a check of the head found a
+ * few seconds ago has not reached the feed since. It suspends the feed whenever the stored book is not
+ * live or cannot be read.
  */
 export class BookFeedDriver {
   private readonly logger = new Logger(BookFeedDriver.name);
   private readonly follower: StoreFollower;
-  private held?: BookView;
+  private subscription?: BookChangeSubscription;
+  /** Changes that came while the book was read: applied after it, in order. */
+  private pending?: BookChange[];
+  /** A stored version the last check found ahead of the feed: it must have come by the next check. */
+  private expected?: number;
 
   constructor(
     readonly feed: BookChannelFeed,
     private readonly instrument: string,
-    private readonly store: Pick<StateStore, 'readBook' | 'onChange' | 'onReset'>,
+    private readonly store: BookStore,
     private readonly deliver: BookEventSink,
   ) {
     this.follower = new StoreFollower(store, {
-      wants: (notice) => notice.kind === 'instrument' && notice.instrument === instrument,
       reset: () => this.suspend(),
-      read: async () => {
-        const view = await this.store.readBook(this.instrument).catch((error: unknown) => {
-          this.suspend();
-          throw error;
-        });
-        if (this.follower.running) this.use(view);
-      },
+      read: () => this.read(),
       failed: (error) =>
         this.logger.warn(`${this.instrument}: book unreadable, stream resyncing: ${String(error)}`),
       recovered: () => this.logger.log(`${this.instrument}: store readable again`),
@@ -40,40 +41,78 @@ export class BookFeedDriver {
   }
 
   start(): void {
-    this.follower.start();
+    if (this.subscription) return;
+    const subscription = this.store.followBook(this.instrument, (change) => this.onChange(change));
+    this.subscription = subscription;
+    // The first read waits until changes reach the feed, so that none falls between the two.
+    const begin = (): void => {
+      if (this.subscription === subscription) this.follower.start();
+    };
+    subscription.ready.then(begin, begin);
   }
 
   stop(): void {
+    this.subscription?.close();
+    this.subscription = undefined;
     this.follower.stop();
   }
 
-  /** Reads the stored book; a notice during a read brings one more read after it, never two at once. */
-  refresh(): void {
+  /** Checks now that the stored book's changes came, as is done every few seconds anyway. */
+  check(): void {
     this.follower.refresh();
   }
 
-  /** Feeds a read of the stored book: the whole of it after a gap, the levels that changed otherwise. */
-  use(view: BookView | undefined): void {
-    if (view === undefined || view.syncState !== 'live') return this.suspend();
-    const held = this.held;
-    if (held && view.version === held.version && this.feed.live) return;
-    this.held = view;
-    const book = { version: view.version, time: view.updatedAt };
-    if (!held || !this.feed.live || view.version < held.version) {
-      this.emit(this.feed.replace({ ...book, bids: view.bids, asks: view.asks }));
+  /** Applies one written change of the book; while the feed waits for a whole book, it asks for one. */
+  onChange(change: BookChange): void {
+    if (this.pending) {
+      this.pending.push(change);
       return;
     }
+    const { head, fromVersion, bids, asks } = change;
+    if (head.syncState !== 'live') return this.suspend();
+    const book = { version: head.bookVersion, time: head.bookUpdatedAt, bids, asks };
+    if (change.replace) return this.emit(this.feed.replace(book));
+    if (fromVersion === undefined) this.suspend();
+    else if (this.feed.live) this.emit(this.feed.apply({ ...book, fromVersion }));
+    if (!this.feed.live) this.follower.refresh();
+  }
+
+  /** The whole book when the feed waits for one, else a check that the changes announced so far came. */
+  private async read(): Promise<void> {
+    if (this.feed.live && (await this.caughtUp())) return;
+    this.pending = [];
+    try {
+      const view = await this.store.readBook(this.instrument);
+      if (this.follower.running) this.use(view);
+    } catch (error) {
+      this.suspend();
+      throw error;
+    } finally {
+      const pending = this.pending;
+      this.pending = undefined;
+      for (const change of pending) this.onChange(change);
+    }
+  }
+
+  /** Whether the feed reached the version the previous check found stored; notes the one stored now. */
+  private async caughtUp(): Promise<boolean> {
+    const head = (await this.store.readHeads([this.instrument])).get(this.instrument);
+    const expected = this.expected;
+    this.expected = head?.syncState === 'live' ? head.bookVersion : undefined;
+    if (head?.syncState !== 'live') return false;
+    return expected === undefined || this.feed.version >= expected;
+  }
+
+  private use(view: BookView | undefined): void {
+    this.expected = undefined;
+    if (view === undefined || view.syncState !== 'live') return this.suspend();
+    if (this.feed.live && view.version === this.feed.version) return;
     this.emit(
-      this.feed.apply({
-        ...book,
-        bids: levelDiff(held.bids, view.bids),
-        asks: levelDiff(held.asks, view.asks),
-      }),
+      this.feed.replace({ version: view.version, time: view.updatedAt, bids: view.bids, asks: view.asks }),
     );
   }
 
   private suspend(): void {
-    this.held = undefined;
     this.emit(this.feed.suspend());
   }
 

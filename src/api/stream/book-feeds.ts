@@ -1,8 +1,7 @@
 import { MarketInfo } from '../../market/market-info';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
 import { bookChannelName } from '../../market/stream/stream-channel';
-import { StateStore } from '../../store/state-store';
-import { BookEventSink, BookFeedDriver } from './book-feed-driver';
+import { BookEventSink, BookFeedDriver, BookStore } from './book-feed-driver';
 
 export interface FollowedBook {
   readonly feed: BookChannelFeed;
@@ -19,7 +18,7 @@ interface FollowedChannel {
 export class BookFeeds {
   private readonly channels = new Map<string, FollowedChannel>();
 
-  constructor(private readonly store: Pick<StateStore, 'readBook' | 'onChange' | 'onReset'>) {}
+  constructor(private readonly store: BookStore) {}
 
   /** How many instruments are followed. */
   get size(): number {

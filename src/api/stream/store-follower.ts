@@ -1,4 +1,3 @@
-import { ChangeNotice } from '../../store/state-store';
 import { StateStore } from '../../store/state-store';
 
 /** While the store cannot be read, it is tried again this often. */
@@ -6,10 +5,8 @@ const RETRY_MS = 1_000;
 /** The store is read this often even without a notice, since pub/sub may lose one. */
 const RECHECK_MS = 5_000;
 
-/** What a channel reads from the store, and when. */
+/** What a channel reads from the store. */
 export interface FollowedRead {
-  /** Whether a change notice calls for a read. */
-  wants(notice: ChangeNotice): boolean;
   /** The store lost its contents; a read follows. */
   reset(): void;
   /** Reads and delivers what changed; a rejection starts a spell of failures. */
@@ -21,8 +18,8 @@ export interface FollowedRead {
 }
 
 /**
- * Runs a channel's reads of the store while started: one on each notice it wants, after a reset, and
- * at least every few seconds; never two at once, and a notice during a read brings one more after it.
+ * Runs a channel's reads of the store while started: one on each `refresh()`, after a reset, and at
+ * least every few seconds; never two at once, and a refresh during a read brings one more after it.
  */
 export class StoreFollower {
   private reading = false;
@@ -31,10 +28,10 @@ export class StoreFollower {
   private lastReadAt = 0;
   private stopped = true;
   private timer?: NodeJS.Timeout;
-  private unsubscribe: (() => void)[] = [];
+  private stopResets?: () => void;
 
   constructor(
-    private readonly store: Pick<StateStore, 'onChange' | 'onReset'>,
+    private readonly store: Pick<StateStore, 'onReset'>,
     private readonly followed: FollowedRead,
   ) {}
 
@@ -45,15 +42,10 @@ export class StoreFollower {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribe = [
-      this.store.onChange((notice) => {
-        if (this.followed.wants(notice)) this.refresh();
-      }),
-      this.store.onReset(() => {
-        this.followed.reset();
-        this.refresh();
-      }),
-    ];
+    this.stopResets = this.store.onReset(() => {
+      this.followed.reset();
+      this.refresh();
+    });
     this.timer = setInterval(() => {
       const due = this.failing ? RETRY_MS : RECHECK_MS;
       if (Date.now() - this.lastReadAt >= due) this.refresh();
@@ -66,8 +58,8 @@ export class StoreFollower {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const unsubscribe of this.unsubscribe) unsubscribe();
-    this.unsubscribe = [];
+    this.stopResets?.();
+    this.stopResets = undefined;
   }
 
   refresh(): void {

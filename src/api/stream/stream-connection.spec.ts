@@ -5,7 +5,9 @@ import { MarketInfo } from '../../market/market-info';
 import { MarketSummary } from '../../market/market-summary';
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
 import { BookReader } from '../../market/stream/testing/book-reader';
-import { BookView, ChangeNotice } from '../../store/state-store';
+import { MemoryStateStore } from '../../store/memory-state-store';
+import { BookChange } from '../../store/state-store';
+import { head } from '../../store/testing/state-store-contract';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
 import { TickerFeed } from './ticker-feed';
@@ -34,31 +36,33 @@ class HeldSocket extends EventEmitter {
   }
 }
 
-/** A store holding one book that changes one level per version, announcing each change. */
+/** A store holding one book that changes one level per version. */
 class ChangingStore {
+  private readonly store = new MemoryStateStore();
   private version = 1;
-  private bids: PriceLevel[] = [['100', '1']];
-  private listener?: (notice: ChangeNotice) => void;
 
-  readBook = (): Promise<BookView> =>
-    Promise.resolve({
-      instrument,
-      version: this.version,
-      updatedAt: this.version,
-      syncState: 'live',
-      bids: this.bids,
-      asks: [],
-    });
-  onChange = (listener: (notice: ChangeNotice) => void) => {
-    this.listener = listener;
-    return () => (this.listener = undefined);
-  };
+  constructor() {
+    // The memory store applies a write at once; only its announcement waits for a microtask.
+    void this.store.write([
+      { instrument, replace: true, head: head(instrument, 1), levels: { bids: [['101', '1']], asks: [] } },
+    ]);
+  }
+
+  readBook = (name: string) => this.store.readBook(name);
+  readHeads = (names: readonly string[]) => this.store.readHeads(names);
+  followBook = (name: string, listener: (change: BookChange) => void) =>
+    this.store.followBook(name, listener);
   onReset = () => () => undefined;
 
   async change(): Promise<void> {
     this.version++;
-    this.bids = [[String(100 + this.version), '1']];
-    this.listener?.({ kind: 'instrument', instrument, bookVersion: this.version, tradesRevision: 0 });
+    const bids: PriceLevel[] = [
+      [String(100 + this.version - 1), '0'],
+      [String(100 + this.version), '1'],
+    ];
+    await this.store.write([
+      { instrument, replace: false, head: head(instrument, this.version), levels: { bids, asks: [] } },
+    ]);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -49,6 +49,15 @@ class TradeList {
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Hands the store's notices to the driver, as `TradeFeeds` does. */
+function started(store: TradeList, driver: TradeFeedDriver): TradeFeedDriver {
+  store.onChange((notice) => {
+    if (notice.kind === 'instrument') driver.notice(notice);
+  });
+  driver.start();
+  return driver;
+}
+
 function sent(messages: TradesChannelMessage[]): (number | string)[] {
   return messages.flatMap((message) =>
     message.type === 'trades'
@@ -63,7 +72,7 @@ describe('TradeFeedDriver', () => {
     store.stored = [trade(1, 10)];
     const messages: TradesChannelMessage[] = [];
     const driver = new TradeFeedDriver('trades.btc_usdt', market, store, 10, (m) => messages.push(m));
-    driver.start();
+    started(store, driver);
     await settled();
     await store.add(trade(2, 11), trade(3, 11));
     await store.add(trade(4, 12));
@@ -83,7 +92,7 @@ describe('TradeFeedDriver', () => {
     const store = new TradeList();
     const messages: TradesChannelMessage[] = [];
     const driver = new TradeFeedDriver('trades.btc_usdt', market, store, 0, (m) => messages.push(m));
-    driver.start();
+    started(store, driver);
     await store.add(trade(1, 10), trade(2, 11));
     await store.lose();
     await store.add();
@@ -103,7 +112,7 @@ describe('TradeFeedDriver', () => {
       },
     };
     const driver = new TradeFeedDriver('trades.btc_usdt', market, counting, 0, () => undefined);
-    driver.start();
+    started(store, driver);
     await settled();
     await store.add();
     expect(reads).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MarketInfo } from '../../market/market-info';
-import { StateStore } from '../../store/state-store';
+import { ChangeNotice, StateStore } from '../../store/state-store';
 import { tradeFigures } from '../views/trade-figures';
 import { readTail, startCursor, TradeCursor } from './trade-cursor';
 import { StoreFollower } from './store-follower';
@@ -32,12 +32,6 @@ export class TradeFeedDriver {
   ) {
     this.cursor = startCursor(startTime);
     this.follower = new StoreFollower(store, {
-      wants: (notice) => {
-        if (notice.kind !== 'instrument' || notice.instrument !== market.instrument) return false;
-        if (notice.tradesRevision === this.revision) return false;
-        this.revision = notice.tradesRevision;
-        return true;
-      },
       reset: () => this.resyncing(),
       read: () => this.readTrades(),
       failed: (error) => this.logger.warn(`${market.instrument}: trades unreadable: ${String(error)}`),
@@ -51,6 +45,13 @@ export class TradeFeedDriver {
 
   stop(): void {
     this.follower.stop();
+  }
+
+  /** A change notice of the instrument: its trades are read when their revision moved. */
+  notice(notice: Extract<ChangeNotice, { kind: 'instrument' }>): void {
+    if (notice.tradesRevision === this.revision) return;
+    this.revision = notice.tradesRevision;
+    this.follower.refresh();
   }
 
   /** Reads the trades since the cursor; a notice during a read brings one more read after it. */

@@ -17,7 +17,10 @@ export interface FullBook {
 
 /** One flush of the gateway's book: the levels that changed, amount "0" for a removal. */
 export interface BookFlush extends FullBook {
-  /** The version the flush starts from, when its publisher says: another than the feed's means flushes were lost. */
+  /**
+   * The version the flush starts from, when its publisher says. One after the feed's means changes were
+   * lost; one before it still holds every level changed since, as levels carry absolute amounts.
+   */
   readonly fromVersion?: number;
 }
 
@@ -63,12 +66,12 @@ export class BookChannelFeed implements BookChannelSource {
 
   /**
    * Applies a flush; undefined when nothing is to be sent: the feed is not live, the flush is one it
-   * already holds (at or below its version), or it changed no level. A flush that does not start from
-   * the feed's version suspends the feed.
+   * already holds (at or below its version), or it changed no level. A flush that starts after the
+   * feed's version suspends the feed.
    */
   apply(flush: BookFlush): BookChannelEvent | undefined {
     if (!this.isLive || flush.version <= this.book.version) return undefined;
-    if (flush.fromVersion !== undefined && flush.fromVersion !== this.book.version) return this.suspend();
+    if (flush.fromVersion !== undefined && flush.fromVersion > this.book.version) return this.suspend();
     const bids = this.applySide('bid', flush.bids);
     const asks = this.applySide('ask', flush.asks);
     this.book.version = flush.version;
