@@ -14,7 +14,9 @@ import { applyMethodNotAllowed } from './http/method-not-allowed';
 import { applyRateLimit } from './http/rate-limit';
 import { applySecurityHeaders } from './http/security-headers';
 import { serveRoutes } from './http/serve-routes';
+import { serveAsyncApi } from './asyncapi';
 import { setUpOpenApi } from './openapi';
+import { streamLimits } from './stream/stream-limits';
 import { StreamServer } from './stream/stream-server';
 
 /**
@@ -68,6 +70,7 @@ export class HttpApi {
     const routes = app.get(ApiRoutes).all;
     serveRoutes(fastify, routes);
     setUpOpenApi(app);
+    serveAsyncApi(app, streamLimits(this.config));
     this.stream = app.get(StreamServer);
     this.stream.attach(app.getHttpServer(), clientAddress(this.trust));
     this.server.fastPath = new FastPath({

@@ -23,8 +23,11 @@ export class StreamClient {
     this.socket.addEventListener('close', (event) => (this.closeCode = event.code));
   }
 
+  /** Text as it is, bytes as a binary frame, anything else as JSON. */
   send(frame: unknown): void {
-    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    this.socket.send(
+      typeof frame === 'string' || frame instanceof Uint8Array ? frame : JSON.stringify(frame),
+    );
   }
 
   /** The first frame from `from` on that matches, once it has come. */

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { ASYNCAPI_PATH } from '../asyncapi/asyncapi-document';
+import { packageVersion } from '../package-version';
 import { CMC } from './cmc-paths';
 import { COINGECKO } from './coingecko-paths';
 import { EndpointFamily } from './endpoint-family';
@@ -10,14 +10,6 @@ import { MIRROR } from './mirror-paths';
 import { ERROR_BODY, ERROR_RESPONSES, HEADERS } from './responses';
 
 export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [LISTING, CMC, COINGECKO, MIRROR, HEALTH];
-
-/** The version in package.json, at the root above `src/` and `dist/` alike. */
-export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
 
 const DESCRIPTION = `Aggregator listing endpoints of the exchange, CoinMarketCap's and CoinGecko's formats, a mirror of the
 exchange's public REST, and health, all served from the gateway's state, never from a call to the exchange.
@@ -29,13 +21,17 @@ milliseconds unless stated. 24-hour figures cover trades with \`now - 24h < time
 left out everywhere but the mirror's market list; halted and paused markets stay listed as frozen.
 
 Errors are \`{ "errors": [ { "code", "message" } ] }\`. Responses are compressed (gzip, br) on request from
-1 KiB on.`;
+1 KiB on.
+
+Books, trades and tickers are also pushed over a websocket at \`GET /stream\`, which OpenAPI cannot describe:
+its AsyncAPI 3.0 document is served at \`${ASYNCAPI_PATH}\`.`;
 
 /** The OpenAPI 3.0 document of every endpoint the API serves. */
 export function openApiDocument(version = packageVersion()): OpenAPIObject {
   return {
     openapi: '3.0.3',
     info: { title: 'Market-data gateway', version, description: DESCRIPTION },
+    externalDocs: { description: 'the live stream at /stream (AsyncAPI 3.0)', url: ASYNCAPI_PATH },
     tags: ENDPOINT_FAMILIES.map((family) => family.tag),
     paths: Object.assign({}, ...ENDPOINT_FAMILIES.map((family) => family.paths)),
     components: {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
 import { PriceLevel } from '../../market/book-update';
 import { MarketInfo } from '../../market/market-info';
@@ -10,6 +11,7 @@ import { BookChange } from '../../store/state-store';
 import { head } from '../../store/testing/state-store-contract';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
+import { StreamMetrics } from './stream-metrics';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
 
@@ -91,6 +93,7 @@ function connect(
   trades = new TradeFeeds(noTrades, () => 0),
   ticker = new TickerFeed(noTicker, notReady),
   clock = { now: 0 },
+  metrics?: StreamMetrics,
 ) {
   const socket = new HeldSocket();
   const connection = new StreamConnection(socket as unknown as WebSocket, {
@@ -99,6 +102,7 @@ function connect(
     trades,
     ticker,
     limits,
+    metrics,
     now: () => clock.now,
   });
   socket.receive({ op: 'subscribe', channels });
@@ -215,5 +219,33 @@ describe('StreamConnection', () => {
     expect(books.size).toBe(1);
     late.emit('close');
     expect(books.size).toBe(0);
+  });
+
+  it('counts the frames it sends, a conflation and a close as too slow', async () => {
+    const store = new ChangingStore();
+    const books = new BookFeeds(store);
+    const clock = { now: 0 };
+    const registry = new Registry();
+    const metrics = new StreamMetrics(registry, () => []);
+    const slow = connect(books, undefined, undefined, undefined, clock, metrics);
+    Object.assign(slow, { close: () => undefined });
+    slow.receive({ op: 'publish' });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 60; i++) await store.change();
+    clock.now = 1_000;
+    slow.connection.closeIfTooSlow(clock.now);
+    const counted = new Map<string, number>();
+    for (const metric of await registry.getMetricsAsJSON())
+      for (const { labels, value } of metric.values)
+        counted.set(`${metric.name} ${Object.values(labels).join(',')}`.trim(), value);
+    const types = slow.sent.map((frame) => frame.type);
+    expect(counted.get('mdg_stream_messages_sent_total update')).toBe(
+      types.filter((type) => type === 'update').length,
+    );
+    expect(counted.get('mdg_stream_messages_sent_total subscribed')).toBe(1);
+    expect(counted.get('mdg_stream_errors_sent_total unknown_op')).toBe(1);
+    expect(counted.get('mdg_stream_conflations_total book')).toBe(1);
+    expect(counted.get('mdg_stream_slow_closes_total')).toBe(1);
+    slow.emit('close');
   });
 });

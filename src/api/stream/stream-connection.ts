@@ -7,6 +7,7 @@ import { quoted } from '../../market/stream/stream-error';
 import { BehindWatch } from './behind-watch';
 import { BookFeeds } from './book-feeds';
 import { StreamLimits } from './stream-limits';
+import { StreamMetrics } from './stream-metrics';
 import { ConnectionErrorCode, StreamReply, TOO_SLOW_CLOSE } from './stream-reply';
 import { TickerFeed } from './ticker-feed';
 import { TickerQueue } from './ticker-queue';
@@ -33,6 +34,7 @@ export interface StreamConnectionContext {
   readonly trades: TradeFeeds;
   readonly ticker: TickerFeed;
   readonly limits: StreamLimits;
+  readonly metrics?: StreamMetrics;
   /** The clock of the subscribe rate and of being behind; `Date.now` unless a test sets it. */
   readonly now?: () => number;
 }
@@ -63,6 +65,11 @@ export class StreamConnection {
     socket.on('close', () => this.dispose());
   }
 
+  /** The names of the channels the connection follows. */
+  channelNames(): Iterable<string> {
+    return this.channels.keys();
+  }
+
   /** Sends a heartbeat when nothing was sent for the heartbeat interval. */
   heartbeatIfSilent(now: number): void {
     if (now - this.lastSentAt >= this.context.limits.heartbeatMs) this.send({ type: 'heartbeat', ts: now });
@@ -74,6 +81,7 @@ export class StreamConnection {
    */
   closeIfTooSlow(now: number): void {
     if (this.closed || !this.behind.tooLong(now)) return;
+    this.context.metrics?.closedTooSlow();
     this.socket.close(TOO_SLOW_CLOSE, 'too slow');
     this.dispose();
   }
@@ -131,7 +139,10 @@ export class StreamConnection {
     // The feed comes with the follow, and the sequencer reads it: events before it exists are in its snapshot.
     const held: { sequencer?: BookChannelSequencer } = {};
     const followed = this.context.books.follow(market, (event) => {
-      held.sequencer?.onEvent(event);
+      const { sequencer } = held;
+      const conflations = sequencer?.conflations;
+      sequencer?.onEvent(event);
+      if (sequencer?.conflations !== conflations) this.context.metrics?.conflated('book');
       this.pump();
     });
     const sequencer = new BookChannelSequencer(followed.feed, { maxBacklog: this.context.limits.maxBacklog });
@@ -142,7 +153,7 @@ export class StreamConnection {
   private followTrades(name: string, market: MarketInfo): ChannelSubscription {
     const queue = new TradesQueue(name, this.context.limits.maxBacklog);
     const release = this.context.trades.follow(market, (message) => {
-      queue.push(message);
+      if (!queue.push(message)) this.context.metrics?.conflated('trades');
       this.pump();
     });
     return { next: () => queue.next(), release };
@@ -186,6 +197,7 @@ export class StreamConnection {
 
   private send(reply: StreamReply): void {
     if (this.closed || this.socket.readyState !== WebSocket.OPEN) return;
+    this.context.metrics?.sent(reply);
     this.unwritten++;
     this.lastSentAt = this.now();
     if (this.unwritten >= MAX_UNWRITTEN_FRAMES) this.behind.behind(this.lastSentAt);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { Registry } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
 import { AppConfig } from '../../config/app-config';
 import { StateStore } from '../../store/state-store';
@@ -11,6 +12,7 @@ import { AddressCounts } from './address-counts';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
 import { streamLimits, StreamLimits } from './stream-limits';
+import { StreamMetrics } from './stream-metrics';
 import { SERVICE_RESTART_CLOSE } from './stream-reply';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
@@ -36,6 +38,7 @@ export class StreamServer implements OnModuleDestroy {
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, StreamConnection>();
   private readonly addresses: AddressCounts;
+  private readonly metrics: StreamMetrics;
   private heartbeat?: NodeJS.Timeout;
   private closing?: Promise<void>;
 
@@ -44,8 +47,10 @@ export class StreamServer implements OnModuleDestroy {
     private readonly views: MarketViews,
     listing: ListingService,
     @Inject(STATE_STORE) store: StateStore,
+    registry: Registry,
   ) {
     this.limits = streamLimits(config);
+    this.metrics = new StreamMetrics(registry, () => this.connections.values());
     this.addresses = new AddressCounts(this.limits.maxConnectionsPerAddress);
     this.books = new BookFeeds(store);
     // A trade channel starts after the newest trade the listing knows of, else at the present.
@@ -68,11 +73,11 @@ export class StreamServer implements OnModuleDestroy {
   attach(server: Server, clientAddress: (request: IncomingMessage) => string): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = new URL(request.url ?? '/', 'http://gateway').pathname.replace(/\/$/, '');
-      if (path !== STREAM_PATH) return refuseUpgrade(socket, 404, 'no websocket here');
-      if (this.closing) return refuseUpgrade(socket, 503, 'the server is stopping');
+      if (path !== STREAM_PATH) return this.refuse(socket, 404, 'no websocket here');
+      if (this.closing) return this.refuse(socket, 503, 'the server is stopping');
       const release = this.addresses.open(clientAddress(request));
       if (!release)
-        return refuseUpgrade(
+        return this.refuse(
           socket,
           429,
           `at most ${this.limits.maxConnectionsPerAddress} stream connections per client`,
@@ -115,10 +120,16 @@ export class StreamServer implements OnModuleDestroy {
       trades: this.trades,
       ticker: this.ticker,
       limits: this.limits,
+      metrics: this.metrics,
     });
     this.connections.set(ws, connection);
     ws.on('close', () => this.connections.delete(ws));
     ws.on('error', (error) => this.logger.debug(`stream connection failed: ${error.message}`));
+  }
+
+  private refuse(socket: Duplex, status: number, message: string): void {
+    this.metrics.refusedUpgrade(status);
+    refuseUpgrade(socket, status, message);
   }
 
   private async closeAll(): Promise<void> {

@@ -25,8 +25,8 @@ describe('TradesQueue', () => {
 
   it('gives way to one resyncing status when more than the backlog waits, then goes on', () => {
     const queue = new TradesQueue(channel, 2);
-    for (const id of ['1', '2', '3']) queue.push(trades(id));
-    queue.push(trades('4'));
+    expect(['1', '2', '3'].map((id) => queue.push(trades(id)))).toEqual([true, true, false]);
+    expect(queue.push(trades('4'))).toBe(true);
     expect(drain(queue)).toEqual([{ type: 'status', channel, state: 'resyncing' }, trades('4')]);
   });
 });

@@ -13,11 +13,13 @@ export class TradesQueue {
     private readonly maxBacklog: number,
   ) {}
 
-  push(message: TradesChannelMessage): void {
+  /** False when the backlog gave way to `resyncing`. */
+  push(message: TradesChannelMessage): boolean {
     this.queue.push(message);
-    if (this.queue.length - this.head <= this.maxBacklog) return;
+    if (this.queue.length - this.head <= this.maxBacklog) return true;
     this.queue = [{ type: 'status', channel: this.channel, state: 'resyncing' }];
     this.head = 0;
+    return false;
   }
 
   next(): TradesChannelMessage | undefined {

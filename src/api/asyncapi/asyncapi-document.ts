@@ -1,0 +1,115 @@
+import { packageVersion } from '../package-version';
+import { StreamLimits } from '../stream/stream-limits';
+import { SERVICE_RESTART_CLOSE, TOO_SLOW_CLOSE } from '../stream/stream-reply';
+import { JsonSchema } from './json-schema-conversion';
+import { clientPayloads, serverPayloads } from './stream-payloads';
+
+export const ASYNCAPI_PATH = '/docs/asyncapi.json';
+
+const DESCRIPTION = `The live stream of the market-data gateway at \`GET /stream\`: order books (verifiable
+by sequence numbers and a checksum), new trades and the \`/summary\` records as they change. Frames are
+JSON text; decimals are strings in the listing endpoints' format.
+
+This document describes the gateway: its \`send\` operation is what a client receives, its \`receive\`
+operation what a client may send. The figures under \`x-limits\` are this process's settings
+(\`STREAM_*\`). The HTTP API's OpenAPI document is at \`/docs-json\`.`;
+
+/** How a connection ends other than by the client: close codes, and upgrades the gateway refuses. */
+const CLOSE_CODES = [
+  {
+    code: SERVICE_RESTART_CLOSE,
+    reason: 'service restart',
+    when: 'after a shutdown message: the process stops; reconnect, to another replica',
+  },
+  {
+    code: TOO_SLOW_CLOSE,
+    reason: 'too slow',
+    when: 'the socket held unsent frames for STREAM_MAX_BEHIND_MS without once writing all out',
+  },
+  { code: 1009, when: 'a frame larger than four times STREAM_MAX_FRAME_BYTES: it is not read' },
+];
+const UPGRADE_REFUSALS = [
+  { status: 404, when: 'a websocket upgrade on any other path' },
+  {
+    status: 429,
+    when: 'the client address holds STREAM_MAX_CONNECTIONS_PER_ADDRESS connections already (the body is the API error body, code too_many_requests)',
+  },
+  { status: 503, when: 'the process is stopping' },
+];
+
+const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+function messages(payloads: Readonly<Record<string, JsonSchema>>, prefix: string) {
+  return Object.fromEntries(
+    Object.entries(payloads).map(([name, payload]) => [
+      `${prefix}${pascal(name)}`,
+      { name, title: name, summary: String(payload.description), contentType: 'application/json', payload },
+    ]),
+  );
+}
+
+/** The AsyncAPI 3.0 document of `/stream`, with this process's limits. */
+export function asyncApiDocument(limits: StreamLimits, version = packageVersion()) {
+  const received = messages(clientPayloads(limits), 'client');
+  const sent = messages(serverPayloads(), 'server');
+  const channelRefs = (names: string[]) =>
+    names.map((name) => ({ $ref: `#/channels/stream/messages/${name}` }));
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Market-data gateway live stream',
+      version,
+      description: DESCRIPTION,
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      gateway: {
+        host: '{host}',
+        protocol: 'ws',
+        description: 'every process that serves the API (roles all and api); wss behind a TLS ingress',
+        variables: { host: { default: 'localhost:3000', description: "the API's host and port" } },
+      },
+    },
+    channels: {
+      stream: {
+        address: '/stream',
+        title: 'the live stream',
+        description:
+          'One websocket per reader, following up to STREAM_MAX_SUBSCRIPTIONS channels: book.{instrument}, trades.{instrument} and ticker.',
+        messages: Object.fromEntries(
+          [...Object.keys(received), ...Object.keys(sent)].map((name) => [
+            name,
+            { $ref: `#/components/messages/${name}` },
+          ]),
+        ),
+        bindings: { ws: { method: 'GET', bindingVersion: '0.1.0' } },
+        'x-close-codes': CLOSE_CODES,
+        'x-upgrade-refusals': UPGRADE_REFUSALS,
+        'x-limits': {
+          STREAM_MAX_SUBSCRIPTIONS: limits.maxSubscriptions,
+          STREAM_MAX_FRAME_BYTES: limits.maxFrameBytes,
+          STREAM_HEARTBEAT_MS: limits.heartbeatMs,
+          STREAM_MAX_BACKLOG: limits.maxBacklog,
+          STREAM_MAX_CONNECTIONS_PER_ADDRESS: limits.maxConnectionsPerAddress,
+          STREAM_SUBSCRIBE_RATE: limits.subscribeRate,
+          STREAM_MAX_BEHIND_MS: limits.maxBehindMs,
+        },
+      },
+    },
+    operations: {
+      receiveRequests: {
+        action: 'receive',
+        title: 'requests of a client',
+        channel: { $ref: '#/channels/stream' },
+        messages: channelRefs(Object.keys(received)),
+      },
+      sendFrames: {
+        action: 'send',
+        title: 'frames the gateway sends a client',
+        channel: { $ref: '#/channels/stream' },
+        messages: channelRefs(Object.keys(sent)),
+      },
+    },
+    components: { messages: { ...received, ...sent } },
+  };
+}

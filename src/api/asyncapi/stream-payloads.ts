@@ -1,0 +1,217 @@
+import { ClientFrameErrorCode, ClientRequest } from '../../market/stream/client-frame';
+import { ChannelErrorCode, MAX_CHANNEL_NAME_LENGTH } from '../../market/stream/stream-channel';
+import { LISTING } from '../openapi/listing-paths';
+import { TAKER_SIDE, UNSIGNED_DECIMAL, UPPER_PAIR } from '../openapi/schema-parts';
+import { StreamLimits } from '../stream/stream-limits';
+import { ConnectionErrorCode, StreamReply } from '../stream/stream-reply';
+import { JsonSchema, jsonSchemaOf } from './json-schema-conversion';
+
+export type StreamErrorCode = ClientFrameErrorCode | ChannelErrorCode | ConnectionErrorCode;
+
+/** Every error code with its meaning; keyed by the code types, so that a new code cannot go undocumented. */
+export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
+  frame_too_large: 'the frame is longer than STREAM_MAX_FRAME_BYTES; it is not read',
+  bad_json: 'the frame is not JSON',
+  bad_frame: 'the frame is JSON but not an object',
+  unknown_op: 'op is missing, not a string, or not subscribe, unsubscribe or ping',
+  bad_channels: 'channels is missing, not an array, empty, or holds a non-string',
+  too_many_channels: 'one frame names more channels than STREAM_MAX_SUBSCRIPTIONS',
+  unknown_channel: 'a kind other than book, trades or ticker, or an instrument that is not a listed market',
+  bad_channel: 'a malformed channel name',
+  too_many_subscriptions: 'the connection would follow more than STREAM_MAX_SUBSCRIPTIONS channels',
+  not_subscribed: 'an unsubscribe of a channel the connection does not follow',
+  binary_frame: 'a binary frame: the protocol is JSON text',
+  rate_limited:
+    'more subscribe or unsubscribe frames than STREAM_SUBSCRIBE_RATE per second; the frame is not read',
+};
+
+/** A channel in its catalogue form, as every server frame names it. */
+const INSTRUMENT = '[a-z0-9.]+(_[a-z0-9.]+)+';
+const BOOK_CHANNEL = `^book\\.${INSTRUMENT}$`;
+const TRADES_CHANNEL = `^trades\\.${INSTRUMENT}$`;
+const ANY_CHANNEL = `^(ticker|(book|trades)\\.${INSTRUMENT})$`;
+
+const channel = (pattern: string, example: string): JsonSchema => ({
+  type: 'string',
+  pattern,
+  description: 'the channel in its catalogue form',
+  examples: [example],
+});
+const typed = (type: string): JsonSchema => ({ type: 'string', const: type });
+const unixMs = (description: string): JsonSchema => ({
+  type: 'integer',
+  minimum: 0,
+  description: `${description}, Unix milliseconds`,
+});
+
+/** A server frame: every field named, no other. */
+function frame(description: string, properties: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    required: Object.keys(properties),
+    additionalProperties: false,
+    properties,
+  };
+}
+
+const LEVELS: JsonSchema = {
+  type: 'array',
+  description: '[price, amount] levels as the listing endpoints write them; amount "0" for a level removed',
+  items: {
+    type: 'array',
+    minItems: 2,
+    maxItems: 2,
+    items: { type: 'string', pattern: UNSIGNED_DECIMAL },
+    examples: [['65000.00', '0.35000000']],
+  },
+};
+const SEQ: JsonSchema = { type: 'integer', minimum: 0, description: "the book's version after the message" };
+const CHECKSUM: JsonSchema = {
+  type: 'integer',
+  minimum: -2147483648,
+  maximum: 2147483647,
+  description:
+    'CRC-32 (IEEE), as a signed 32-bit integer, of the first 25 levels of each side after the message: bid price, bid amount, ask price, ask amount of level 1, then of level 2 and so on, joined with ":"',
+};
+const BOOK_TS = unixMs("the book's last change");
+
+const TRADE: JsonSchema = frame("a trade: /trades/{instrument}'s row under the stream's names", {
+  id: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: "the exchange's trade id (tradeID)" },
+  price: { type: 'string', pattern: UNSIGNED_DECIMAL, description: 'price at the price scale' },
+  amount: {
+    type: 'string',
+    pattern: UNSIGNED_DECIMAL,
+    description: 'amount in the base asset at the amount scale (base_volume)',
+  },
+  side: jsonSchemaOf(TAKER_SIDE),
+  time: unixMs('time of the trade'),
+});
+
+/** The `/summary` record, as the HTTP document describes it, with the stream's fields around it. */
+function tickerPayload(): JsonSchema {
+  const summary = jsonSchemaOf(LISTING.schemas.ListingSummary) as {
+    required: string[];
+    properties: Record<string, JsonSchema>;
+  };
+  return {
+    type: 'object',
+    description: "one market's /summary record",
+    required: ['type', 'channel', 'market', ...summary.required],
+    additionalProperties: false,
+    properties: {
+      type: typed('ticker'),
+      channel: typed('ticker'),
+      market: {
+        type: 'string',
+        pattern: UPPER_PAIR,
+        description: "the market's key in /summary",
+        examples: ['BTC_USDT'],
+      },
+      ...summary.properties,
+    },
+  };
+}
+
+/** The payload of every frame the server sends, by its `type`. */
+export function serverPayloads(): Readonly<Record<StreamReply['type'], JsonSchema>> {
+  return {
+    subscribed: frame('a subscription is taken (again, without a new snapshot, if already followed)', {
+      type: typed('subscribed'),
+      channel: channel(ANY_CHANNEL, 'book.btc_usdt'),
+    }),
+    unsubscribed: frame('a subscription is dropped: nothing more comes on the channel', {
+      type: typed('unsubscribed'),
+      channel: channel(ANY_CHANNEL, 'book.btc_usdt'),
+    }),
+    error: frame('a request the client can correct; the connection stays open', {
+      type: typed('error'),
+      code: {
+        type: 'string',
+        enum: Object.keys(ERROR_CODES),
+        description: `short and stable, for programs: ${Object.entries(ERROR_CODES)
+          .map(([code, meaning]) => `${code} (${meaning})`)
+          .join('; ')}`,
+      },
+      message: { type: 'string', description: 'for people; may change' },
+    }),
+    pong: frame('the answer to ping', { type: typed('pong') }),
+    heartbeat: frame('nothing else was sent for STREAM_HEARTBEAT_MS', {
+      type: typed('heartbeat'),
+      ts: unixMs('when it was sent'),
+    }),
+    shutdown: frame(
+      'the process stops; the connection then closes with code 1012: reconnect, to another replica',
+      { type: typed('shutdown') },
+    ),
+    snapshot: frame(
+      'the whole book, best first: the first message of a book channel, and again after resyncing or a conflation',
+      {
+        type: typed('snapshot'),
+        channel: channel(BOOK_CHANNEL, 'book.btc_usdt'),
+        seq: SEQ,
+        bids: LEVELS,
+        asks: LEVELS,
+        checksum: CHECKSUM,
+        ts: BOOK_TS,
+      },
+    ),
+    update: frame('the levels that changed since the previous message of the channel', {
+      type: typed('update'),
+      channel: channel(BOOK_CHANNEL, 'book.btc_usdt'),
+      seq: SEQ,
+      prevSeq: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'the seq of the previous message of the channel on this connection: a reader holding another missed something and resubscribes',
+      },
+      bids: LEVELS,
+      asks: LEVELS,
+      checksum: CHECKSUM,
+      ts: BOOK_TS,
+    }),
+    status: frame(
+      "on a book channel: the gateway's own book is not live, nothing follows until a new snapshot; on a trades channel: trades may have been missed (/trades/{instrument} has them)",
+      {
+        type: typed('status'),
+        channel: channel(`${BOOK_CHANNEL}|${TRADES_CHANNEL}`, 'book.btc_usdt'),
+        state: typed('resyncing'),
+      },
+    ),
+    trades: frame('trades of the instrument stored since the last message, oldest first (by time, then id)', {
+      type: typed('trades'),
+      channel: channel(TRADES_CHANNEL, 'trades.btc_usdt'),
+      trades: { type: 'array', minItems: 1, items: TRADE },
+    }),
+    ticker: tickerPayload(),
+  };
+}
+
+/** The payload of every request a client sends, by its `op`; other fields are ignored (a client may tag its requests). */
+export function clientPayloads(limits: StreamLimits): Readonly<Record<ClientRequest['op'], JsonSchema>> {
+  const channels: JsonSchema = {
+    type: 'array',
+    minItems: 1,
+    maxItems: limits.maxSubscriptions,
+    description:
+      'channel names: book.{instrument}, trades.{instrument} or ticker, the instrument written as in the listing paths (any case, "_" or "-")',
+    items: {
+      type: 'string',
+      maxLength: MAX_CHANNEL_NAME_LENGTH,
+      pattern: '^(ticker|(book|trades)\\.[A-Za-z0-9.]+([_-][A-Za-z0-9.]+)+)$',
+      examples: ['book.btc_usdt', 'trades.BTC-USDT', 'ticker'],
+    },
+  };
+  const request = (op: string, description: string, fields: Record<string, JsonSchema> = {}) => ({
+    type: 'object',
+    description,
+    required: ['op', ...Object.keys(fields)],
+    properties: { op: typed(op), ...fields },
+  });
+  return {
+    subscribe: request('subscribe', 'follow the channels: subscribed, then their messages', { channels }),
+    unsubscribe: request('unsubscribe', 'stop following the channels: unsubscribed', { channels }),
+    ping: request('ping', 'asks for a pong'),
+  };
+}
