@@ -24,8 +24,9 @@ class HeldSocket extends EventEmitter {
   readonly sent: Record<string, unknown>[] = [];
   private readonly unwritten: (() => void)[] = [];
 
-  send(text: string, written: () => void): void {
-    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+  send(bytes: Buffer, options: { binary: boolean }, written: () => void): void {
+    expect(options.binary).toBe(false);
+    this.sent.push(JSON.parse(bytes.toString()) as Record<string, unknown>);
     this.unwritten.push(written);
   }
 
@@ -122,7 +123,9 @@ describe('StreamConnection', () => {
     const books = new BookFeeds(store);
     const slow = connect(books);
     const fast = connect(books);
-    await new Promise((resolve) => setImmediate(resolve));
+    // Both have the snapshot before the book changes: the updates are what is counted.
+    while (!fast.sent.some((frame) => frame.type === 'snapshot'))
+      await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 100; i++) {
       await store.change();
       fast.writeOut();
@@ -131,6 +134,7 @@ describe('StreamConnection', () => {
     expect(types(fast).filter((type) => type === 'update')).toHaveLength(100);
     expect(slow.sent.length).toBeLessThanOrEqual(16);
     slow.writeOut();
+    await new Promise((resolve) => setImmediate(resolve));
     const caughtUp = types(slow).slice(-1)[0];
     expect(caughtUp).toBe('snapshot');
     for (const socket of [slow, fast]) {
@@ -163,7 +167,8 @@ describe('StreamConnection', () => {
       { ready: true, onListingChange: () => () => undefined },
     );
     const socket = connect(new BookFeeds(new ChangingStore()), ['ticker', 'trades.btc-usdt'], trades, ticker);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The trades are read, then sent on a later turn of the event loop.
+    while (socket.sent.length < 4) await new Promise((resolve) => setImmediate(resolve));
     socket.writeOut();
     expect(socket.sent.map((frame) => [frame.type, frame.channel])).toEqual([
       ['subscribed', 'ticker'],

@@ -6,6 +6,7 @@ import { parseStreamChannel, StreamChannel } from '../../market/stream/stream-ch
 import { quoted } from '../../market/stream/stream-error';
 import { BehindWatch } from './behind-watch';
 import { BookFeeds } from './book-feeds';
+import { frameBytes } from './frame-bytes';
 import { StreamLimits } from './stream-limits';
 import { StreamMetrics } from './stream-metrics';
 import { ConnectionErrorCode, StreamReply, TOO_SLOW_CLOSE } from './stream-reply';
@@ -20,6 +21,12 @@ import { TradesQueue } from './trades-queue';
  * their own queues, which bound what a reader that does not keep up may hold.
  */
 const MAX_UNWRITTEN_FRAMES = 16;
+
+/** The connection's transport, held back while a batch of frames is written so that they go out together. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
 
 /** What one connection follows of one channel: the messages it has to send, in order. */
 interface ChannelSubscription {
@@ -47,11 +54,13 @@ export class StreamConnection {
   private readonly behind: BehindWatch;
   private unwritten = 0;
   private lastSentAt: number;
+  private pumpScheduled = false;
   private closed = false;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly context: StreamConnectionContext,
+    private readonly transport?: Corkable,
   ) {
     const { limits } = context;
     this.now = context.now ?? Date.now;
@@ -143,7 +152,7 @@ export class StreamConnection {
       const conflations = sequencer?.conflations;
       sequencer?.onEvent(event);
       if (sequencer?.conflations !== conflations) this.context.metrics?.conflated('book');
-      this.pump();
+      this.schedulePump();
     });
     const sequencer = new BookChannelSequencer(followed.feed, { maxBacklog: this.context.limits.maxBacklog });
     held.sequencer = sequencer;
@@ -154,7 +163,7 @@ export class StreamConnection {
     const queue = new TradesQueue(name, this.context.limits.maxBacklog);
     const release = this.context.trades.follow(market, (message) => {
       if (!queue.push(message)) this.context.metrics?.conflated('trades');
-      this.pump();
+      this.schedulePump();
     });
     return { next: () => queue.next(), release };
   }
@@ -163,7 +172,7 @@ export class StreamConnection {
     const queue = new TickerQueue();
     const followed = this.context.ticker.follow((messages) => {
       queue.push(messages);
-      this.pump();
+      this.schedulePump();
     });
     queue.push(followed.current);
     return { next: () => queue.next(), release: followed.release };
@@ -175,6 +184,21 @@ export class StreamConnection {
     subscription.release();
     this.channels.delete(channel.name);
     this.send({ type: 'unsubscribed', channel: channel.name });
+  }
+
+  /**
+   * Pumps once the events of this turn of the event loop are in: a store message or a listing refresh
+   * brings changes of many channels at once, and their frames leave in one write.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.transport?.cork();
+      this.pump();
+      this.transport?.uncork();
+    });
   }
 
   /** Sends the channels' messages, one channel after another, while the socket keeps up. */
@@ -201,10 +225,10 @@ export class StreamConnection {
     this.unwritten++;
     this.lastSentAt = this.now();
     if (this.unwritten >= MAX_UNWRITTEN_FRAMES) this.behind.behind(this.lastSentAt);
-    this.socket.send(JSON.stringify(reply), () => {
+    this.socket.send(frameBytes(reply), { binary: false }, () => {
       this.unwritten--;
       if (this.unwritten === 0) this.behind.caughtUp();
-      if (this.unwritten === MAX_UNWRITTEN_FRAMES - 1) this.pump();
+      if (this.unwritten === MAX_UNWRITTEN_FRAMES - 1) this.schedulePump();
     });
   }
 

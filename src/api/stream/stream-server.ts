@@ -84,7 +84,7 @@ export class StreamServer implements OnModuleDestroy {
         );
       // The socket closes whether the upgrade fails or the connection ends later.
       socket.once('close', release);
-      this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
+      this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws, socket));
     });
     this.heartbeat = setInterval(
       () => {
@@ -109,19 +109,23 @@ export class StreamServer implements OnModuleDestroy {
     return this.close();
   }
 
-  private accept(ws: WebSocket): void {
+  private accept(ws: WebSocket, transport: Duplex): void {
     if (this.closing) {
       ws.close(SERVICE_RESTART_CLOSE, 'service restart');
       return;
     }
-    const connection = new StreamConnection(ws, {
-      findMarket: (instrument) => this.views.find(instrument),
-      books: this.books,
-      trades: this.trades,
-      ticker: this.ticker,
-      limits: this.limits,
-      metrics: this.metrics,
-    });
+    const connection = new StreamConnection(
+      ws,
+      {
+        findMarket: (instrument) => this.views.find(instrument),
+        books: this.books,
+        trades: this.trades,
+        ticker: this.ticker,
+        limits: this.limits,
+        metrics: this.metrics,
+      },
+      transport,
+    );
     this.connections.set(ws, connection);
     ws.on('close', () => this.connections.delete(ws));
     ws.on('error', (error) => this.logger.debug(`stream connection failed: ${error.message}`));

@@ -4,7 +4,8 @@ import { BookChannelUpdate, BOOK_REPLACED, BOOK_SUSPENDED, BookChannelEvent } fr
 import { BookSnapshotMessage } from './book-channel-message';
 import { BookChannelSource } from './book-channel-source';
 import { bookChecksum, CHECKSUM_DEPTH } from './book-checksum';
-import { MarketScales, publishedLevel } from './published-level';
+import { MarketScales } from './published-level';
+import { PublishedLevels } from './published-levels';
 
 /** A whole book: its levels applied in order to an empty book (amount "0" removes, a later entry wins). */
 export interface FullBook {
@@ -39,10 +40,14 @@ export class BookChannelFeed implements BookChannelSource {
   private isLive = false;
   private snapshotMessage?: BookSnapshotMessage;
 
+  private readonly publishedLevels: PublishedLevels;
+
   constructor(
     readonly channel: string,
-    private readonly scales: MarketScales,
-  ) {}
+    scales: MarketScales,
+  ) {
+    this.publishedLevels = new PublishedLevels(scales);
+  }
 
   get live(): boolean {
     return this.isLive;
@@ -117,7 +122,7 @@ export class BookChannelFeed implements BookChannelSource {
 
   /** Best first, as the stream writes them; every level when `limit` is left out. */
   published(side: BookSide, limit?: number): PriceLevel[] {
-    return this.book.levels(side, limit).map((level) => publishedLevel(level, this.scales));
+    return this.book.levels(side, limit).map((level) => this.publishedLevels.of(level));
   }
 
   private applySide(side: BookSide, levels: readonly PriceLevel[]): PriceLevel[] {
@@ -125,7 +130,7 @@ export class BookChannelFeed implements BookChannelSource {
     for (let i = 0; i < levels.length; i++) {
       const [price, amount] = levels[i];
       this.book.apply({ side, price, amount });
-      written[i] = publishedLevel(levels[i], this.scales);
+      written[i] = this.publishedLevels.of(levels[i]);
     }
     return written;
   }
