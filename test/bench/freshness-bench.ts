@@ -2,26 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { loadavg, setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Redis from 'ioredis';
 import { AppConfig } from '../../src/config/app-config';
 import { parseMetrics, MetricSample } from '../support/metrics-text';
-import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { MainProcess, percentile, progress, sleep, startSandboxProcess } from './bench-process';
 import {
-  freePort,
-  gatewayEnv,
-  MainProcess,
-  percentile,
-  progress,
-  sleep,
-  startSandboxProcess,
-} from './bench-process';
-import {
-  EmittedTop,
   lagsFrom,
   ObservedTop,
   recentTrades,
   storedLags,
-  StoredVersion,
   tickerKey,
   tickerStates,
   timeableTickerStates,
@@ -29,6 +17,16 @@ import {
   topLags,
 } from './freshness-matching';
 import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
+import {
+  deploy,
+  Deployment,
+  emittedTops,
+  openInstruments,
+  postJson,
+  setBurst,
+  Topology,
+  untilQuiet,
+} from './burst-stack';
 import { describeMachine } from './machine';
 
 /**
@@ -85,14 +83,8 @@ const POLLER_WARM_UP_MS = 1_000;
 /** The niceness of the exchange with `--gateway-first`. */
 const EXCHANGE_NICENESS = 10;
 
-/** The store's change notices, with the default key prefix. */
-const CHANGES_CHANNEL = 'mdg:changes';
-
 /** Below this many cores over two consecutive seconds, with no flow from the exchange, the ingest has finished starting. */
 const IDLE_CORES = 0.05;
-
-/** `split`: ingest and API replicas on a Redis, as deployed; `all`: one process, state in memory. */
-type Topology = 'split' | 'all';
 
 interface Settings {
   readonly topology: Topology;
@@ -359,95 +351,6 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
   return { ...result, profiles };
 }
 
-interface Deployment {
-  /** The process that ingests. */
-  readonly gateway: MainProcess;
-  readonly ingestUrl: string;
-  readonly api?: MainProcess;
-  readonly apiUrl: string;
-  /** Redis' CPU seconds so far (split only). */
-  redisCpuSeconds?(): Promise<number>;
-  /** Split only: records the book versions the store announces for `instruments` from now on. */
-  recordStoredVersions?(instruments: readonly string[]): Promise<ReadonlyMap<string, StoredVersion[]>>;
-  stop(): Promise<void>;
-}
-
-async function deploy(settings: Settings, sandboxUrl: string): Promise<Deployment> {
-  const profile = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
-  const ingestNodeOptions = [...settings.ingestNodeOptions, ...profile];
-  const ingestPort = await freePort();
-  const ingestUrl = `http://127.0.0.1:${ingestPort}`;
-  const flushEnv: Record<string, string> =
-    settings.flushIntervalMs === undefined ? {} : { FLUSH_INTERVAL_MS: String(settings.flushIntervalMs) };
-  if (settings.topology === 'all') {
-    const gateway = MainProcess.spawn('gateway', {
-      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
-      nodeOptions: ingestNodeOptions,
-    });
-    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
-      await gateway.stop();
-      throw error;
-    });
-    return { gateway, ingestUrl, apiUrl: ingestUrl, stop: () => gateway.stop() };
-  }
-  const redis: TestRedisServer = await startRedisServer({ args: [] });
-  const admin = new Redis(redis.url);
-  const apiPort = await freePort();
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const gateway = MainProcess.spawn('ingest', {
-    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
-    nodeOptions: ingestNodeOptions,
-  });
-  const api = MainProcess.spawn('api', {
-    env: {
-      ROLE: 'api',
-      REDIS_URL: redis.url,
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      RATE_LIMIT_PER_MINUTE: '0',
-    },
-    nodeOptions: profile,
-  });
-  const subscriber = new Redis(redis.url);
-  const stop = async (): Promise<void> => {
-    await api.stop();
-    await gateway.stop();
-    subscriber.disconnect();
-    admin.disconnect();
-    await redis.stop();
-  };
-  try {
-    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000);
-    await api.waitFor(`${apiUrl}/health/ready`, 60_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return {
-    gateway,
-    ingestUrl,
-    api,
-    apiUrl,
-    recordStoredVersions: async (instruments) => {
-      const stored = new Map(instruments.map((instrument) => [instrument, [] as StoredVersion[]]));
-      subscriber.on('message', (_channel: string, text: string) => {
-        const notice = JSON.parse(text) as { kind: string; instrument?: string; bookVersion?: number };
-        if (notice.kind !== 'instrument') return;
-        stored.get(notice.instrument!)?.push({ time: Date.now(), version: notice.bookVersion! });
-      });
-      await subscriber.subscribe(CHANGES_CHANNEL);
-      return stored;
-    },
-    redisCpuSeconds: async () => {
-      const info = await admin.info('cpu');
-      const field = (name: string): number =>
-        Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
-      return field('used_cpu_user') + field('used_cpu_sys');
-    },
-    stop,
-  };
-}
-
 async function measurePhase(
   deployment: Deployment,
   sandbox: MainProcess,
@@ -577,59 +480,6 @@ async function watchTickers(
     await sleep(Math.max(0, intervalMs - (performance.now() - sent)));
   }
   return { observed, polls, roundTrips };
-}
-
-async function emittedTops(sandboxUrl: string, instrument: string): Promise<EmittedTop[]> {
-  const response = await fetch(`${sandboxUrl}/sandbox/top-log/${instrument}`);
-  if (!response.ok) throw new Error(`top-log ${instrument}: ${response.status}`);
-  const log = (await response.json()) as {
-    changes: { time: number; version: number; bid: string[] | null; ask: string[] | null }[];
-  };
-  return log.changes.map((change) => ({
-    time: change.time,
-    key: topKey(change.bid, change.ask),
-    version: change.version,
-  }));
-}
-
-/** Listed markets that are open (not frozen), by the gateway's /ticker. */
-async function openInstruments(gatewayUrl: string): Promise<string[]> {
-  const response = await fetch(`${gatewayUrl}/ticker`);
-  const tickers = (await response.json()) as Record<string, { isFrozen: string }>;
-  return Object.entries(tickers)
-    .filter(([, ticker]) => ticker.isFrozen === '0')
-    .map(([instrument]) => instrument);
-}
-
-/** Waits until `process` uses under `cores` over two consecutive seconds; gives up (and goes on) after `timeoutMs`. */
-async function untilQuiet(process: MainProcess, cores: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let quietSeconds = 0;
-  while (quietSeconds < 2 && Date.now() < deadline) {
-    const before = process.cpuSeconds();
-    await sleep(1_000);
-    quietSeconds = process.cpuSeconds() - before < cores ? quietSeconds + 1 : 0;
-  }
-  if (quietSeconds < 2)
-    progress(`freshness: the gateway was still busy after ${timeoutMs / 1000} s; going on`);
-}
-
-async function setBurst(sandboxUrl: string, updatesPerSecond: number): Promise<void> {
-  await postJson(`${sandboxUrl}/sandbox/faults`, {
-    name: 'burst',
-    enabled: updatesPerSecond > 0,
-    ...(updatesPerSecond > 0 ? { updatesPerSecond } : {}),
-  });
-}
-
-async function postJson(url: string, body: unknown): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 async function metrics(gatewayUrl: string): Promise<MetricSample[]> {

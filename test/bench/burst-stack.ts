@@ -1,0 +1,170 @@
+import Redis from 'ioredis';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { freePort, gatewayEnv, MainProcess, progress, sleep } from './bench-process';
+import { EmittedTop, StoredVersion, topKey } from './freshness-matching';
+
+/**
+ * The gateway as the burst benchmarks deploy it against a sandbox exchange process, and the sandbox's
+ * burst and top-of-book log that they drive and time it with.
+ */
+
+/** The store's change notices, with the default key prefix. */
+const CHANGES_CHANNEL = 'mdg:changes';
+
+/** `split`: ingest and API replicas on a Redis, as deployed; `all`: one process, state in memory. */
+export type Topology = 'split' | 'all';
+
+export interface DeploySettings {
+  readonly topology: Topology;
+  /** Where each gateway process writes a CPU profile, if anywhere. */
+  readonly profileDir?: string;
+  /** Node and V8 flags for the ingesting process (the ingest replica, or the one process of `all`). */
+  readonly ingestNodeOptions: readonly string[];
+  /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
+  readonly flushIntervalMs?: number;
+  /** Settings of the process that serves the API, on top of the deployment's. */
+  readonly apiEnv?: Record<string, string>;
+}
+
+export interface Deployment {
+  /** The process that ingests. */
+  readonly gateway: MainProcess;
+  readonly ingestUrl: string;
+  readonly api?: MainProcess;
+  readonly apiUrl: string;
+  /** Redis' CPU seconds so far (split only). */
+  redisCpuSeconds?(): Promise<number>;
+  /** Split only: records the book versions the store announces for `instruments` from now on. */
+  recordStoredVersions?(instruments: readonly string[]): Promise<ReadonlyMap<string, StoredVersion[]>>;
+  stop(): Promise<void>;
+}
+
+export async function deploy(settings: DeploySettings, sandboxUrl: string): Promise<Deployment> {
+  const profile = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
+  const ingestNodeOptions = [...settings.ingestNodeOptions, ...profile];
+  const ingestPort = await freePort();
+  const ingestUrl = `http://127.0.0.1:${ingestPort}`;
+  const flushEnv: Record<string, string> =
+    settings.flushIntervalMs === undefined ? {} : { FLUSH_INTERVAL_MS: String(settings.flushIntervalMs) };
+  if (settings.topology === 'all') {
+    const gateway = MainProcess.spawn('gateway', {
+      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv, ...settings.apiEnv },
+      nodeOptions: ingestNodeOptions,
+    });
+    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
+      await gateway.stop();
+      throw error;
+    });
+    return { gateway, ingestUrl, apiUrl: ingestUrl, stop: () => gateway.stop() };
+  }
+  const redis: TestRedisServer = await startRedisServer({ args: [] });
+  const admin = new Redis(redis.url);
+  const apiPort = await freePort();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const gateway = MainProcess.spawn('ingest', {
+    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
+    nodeOptions: ingestNodeOptions,
+  });
+  const api = MainProcess.spawn('api', {
+    env: {
+      ROLE: 'api',
+      REDIS_URL: redis.url,
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...settings.apiEnv,
+    },
+    nodeOptions: profile,
+  });
+  const subscriber = new Redis(redis.url);
+  const stop = async (): Promise<void> => {
+    await api.stop();
+    await gateway.stop();
+    subscriber.disconnect();
+    admin.disconnect();
+    await redis.stop();
+  };
+  try {
+    await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000);
+    await api.waitFor(`${apiUrl}/health/ready`, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    gateway,
+    ingestUrl,
+    api,
+    apiUrl,
+    recordStoredVersions: async (instruments) => {
+      const stored = new Map(instruments.map((instrument) => [instrument, [] as StoredVersion[]]));
+      subscriber.on('message', (_channel: string, text: string) => {
+        const notice = JSON.parse(text) as { kind: string; instrument?: string; bookVersion?: number };
+        if (notice.kind !== 'instrument') return;
+        stored.get(notice.instrument!)?.push({ time: Date.now(), version: notice.bookVersion! });
+      });
+      await subscriber.subscribe(CHANGES_CHANNEL);
+      return stored;
+    },
+    redisCpuSeconds: async () => {
+      const info = await admin.info('cpu');
+      const field = (name: string): number =>
+        Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+      return field('used_cpu_user') + field('used_cpu_sys');
+    },
+    stop,
+  };
+}
+
+export async function emittedTops(sandboxUrl: string, instrument: string): Promise<EmittedTop[]> {
+  const response = await fetch(`${sandboxUrl}/sandbox/top-log/${instrument}`);
+  if (!response.ok) throw new Error(`top-log ${instrument}: ${response.status}`);
+  const log = (await response.json()) as {
+    changes: { time: number; version: number; bid: string[] | null; ask: string[] | null }[];
+  };
+  return log.changes.map((change) => ({
+    time: change.time,
+    key: topKey(change.bid, change.ask),
+    version: change.version,
+  }));
+}
+
+/** Listed markets that are open (not frozen), by the gateway's /ticker. */
+export async function openInstruments(gatewayUrl: string): Promise<string[]> {
+  const response = await fetch(`${gatewayUrl}/ticker`);
+  const tickers = (await response.json()) as Record<string, { isFrozen: string }>;
+  return Object.entries(tickers)
+    .filter(([, ticker]) => ticker.isFrozen === '0')
+    .map(([instrument]) => instrument);
+}
+
+/** Waits until `process` uses under `cores` over two consecutive seconds; gives up (and goes on) after `timeoutMs`. */
+export async function untilQuiet(process: MainProcess, cores: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSeconds = 0;
+  while (quietSeconds < 2 && Date.now() < deadline) {
+    const before = process.cpuSeconds();
+    await sleep(1_000);
+    quietSeconds = process.cpuSeconds() - before < cores ? quietSeconds + 1 : 0;
+  }
+  if (quietSeconds < 2)
+    progress(`freshness: the gateway was still busy after ${timeoutMs / 1000} s; going on`);
+}
+
+export async function setBurst(sandboxUrl: string, updatesPerSecond: number): Promise<void> {
+  await postJson(`${sandboxUrl}/sandbox/faults`, {
+    name: 'burst',
+    enabled: updatesPerSecond > 0,
+    ...(updatesPerSecond > 0 ? { updatesPerSecond } : {}),
+  });
+}
+
+export async function postJson(url: string, body: unknown): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
