@@ -39,12 +39,16 @@ describe('CatalogFollower', () => {
   let shutdown: ShutdownSignal;
   let follower: CatalogFollower;
   let heard: string[][];
+  let remembered: number[];
 
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     store = new MemoryStateStore();
     shutdown = new ShutdownSignal();
-    follower = new CatalogFollower(store, jobs, config, shutdown);
+    remembered = [];
+    follower = new CatalogFollower(store, jobs, config, shutdown, {
+      remember: (catalog) => remembered.push(catalog.refreshedAt),
+    });
     heard = [];
     follower.start((listed) => heard.push([...listed.keys()]));
   });
@@ -78,6 +82,15 @@ describe('CatalogFollower', () => {
 
     expect([...follower.listed.keys()]).toEqual(['btc_usdt', 'eth_usdt']);
     expect(heard).toEqual([['btc_usdt', 'eth_usdt']]);
+  });
+
+  it('hands each newer catalogue loaded to the refresher, to put back if the store loses it', async () => {
+    await store.writeCatalog({ markets: [market('btc_usdt')], assets: [], refreshedAt: 2 });
+    await follower.load();
+    await store.writeCatalog({ markets: [market('btc_usdt')], assets: [], refreshedAt: 1 });
+    await follower.load();
+
+    expect(remembered).toEqual([2]);
   });
 
   it('loads the catalogue a change notice announces', async () => {

@@ -7,6 +7,7 @@ import { STATE_STORE } from '../../store/store.module';
 import { ReconnectBackoff } from '../../upstream/reconnect-backoff';
 import { CATALOG_REFRESH_JOB } from '../ingest-jobs';
 import { ShutdownSignal } from '../shutdown-signal';
+import { CatalogRefresher } from './catalog-refresher';
 
 /**
  * Keeps the newest stored catalogue and its listed (not hidden) markets: read on each change notice
@@ -27,6 +28,7 @@ export class CatalogFollower {
     @Inject(JOB_SCHEDULER) private readonly jobs: JobScheduler,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
+    @Inject(CatalogRefresher) private readonly refresher: Pick<CatalogRefresher, 'remember'>,
   ) {}
 
   /** The listed markets by instrument. */
@@ -81,6 +83,7 @@ export class CatalogFollower {
     // Two reads may cross; the older catalogue never replaces the newer.
     if (this.loaded && catalog.refreshedAt <= this.loaded.refreshedAt) return;
     this.loaded = catalog;
+    this.refresher.remember(catalog);
     this.listedMarkets = new Map(
       catalog.markets.filter((market) => !market.hidden).map((market) => [market.instrument, market]),
     );

@@ -88,6 +88,25 @@ describe('CatalogPublisher', () => {
     expect(await stored()).toBe(1);
   });
 
+  it('puts back a catalogue it only read from the store, as another replica stored it', async () => {
+    await store.writeCatalog(catalog(3));
+    publisher.remember(catalog(3));
+    await store.loseContents();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await stored()).toBe(3);
+  });
+
+  it('keeps the newer of a catalogue remembered and one published', async () => {
+    await publisher.publish(catalog(4));
+    publisher.remember(catalog(3));
+    await store.loseContents();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await stored()).toBe(4);
+    publisher.remember(catalog(6));
+    await publisher.publish(catalog(7));
+    expect(await stored()).toBe(7);
+  });
+
   it('stops listening and retrying when stopped', async () => {
     store.down = true;
     await publisher.publish(catalog(1));

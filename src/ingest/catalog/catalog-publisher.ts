@@ -53,6 +53,16 @@ export class CatalogPublisher {
   }
 
   /**
+   * A catalogue read from the store, kept to be put back should the store lose its contents: the
+   * replica that built it may be gone by then, and the next refresh a minute away.
+   */
+  remember(catalog: MarketCatalog): void {
+    if (this.latest !== undefined && this.latest.refreshedAt >= catalog.refreshedAt) return;
+    this.latest = catalog;
+    this.stored = catalog;
+  }
+
+  /**
    * After the store lost its contents: writes the newest catalogue again, unless the store holds one
    * as new already (every replica that ever refreshed holds a catalogue, most of them older ones).
    */

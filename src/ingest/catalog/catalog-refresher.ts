@@ -77,6 +77,11 @@ export class CatalogRefresher {
     this.publisher.stop();
   }
 
+  /** A catalogue another replica stored: this one puts it back if the store loses it. */
+  remember(catalog: MarketCatalog): void {
+    this.publisher.remember(catalog);
+  }
+
   /** `signal` aborts the exchange's market list call, which would otherwise retry after a shutdown. */
   async refresh(signal?: AbortSignal): Promise<MarketCatalog> {
     const markets = await this.exchangeMarkets(signal);

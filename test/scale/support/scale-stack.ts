@@ -35,6 +35,7 @@ export class ScaleStack {
     readonly reader: RedisStateStore,
     readonly ingest: GatewayProcess[],
     readonly api: GatewayProcess[],
+    private readonly apiEnv: Record<string, string>,
   ) {
     this.view = new ClusterView(admin);
   }
@@ -45,6 +46,7 @@ export class ScaleStack {
     const processes: GatewayProcess[] = [];
     try {
       const common = { REDIS_URL: redis.url };
+      const apiEnv = { ...common, RATE_LIMIT_PER_MINUTE: '0' };
       const ingestEnv = {
         ...common,
         LEASE_TTL_MS: String(LEASE_TTL_MS),
@@ -63,7 +65,7 @@ export class ScaleStack {
           startGatewayProcess({
             role: 'api',
             name: `api-${index + 1}`,
-            env: { ...common, RATE_LIMIT_PER_MINUTE: '0' },
+            env: apiEnv,
           }),
         ),
       ]);
@@ -78,6 +80,7 @@ export class ScaleStack {
         reader,
         started.filter((replica) => replica.role === 'ingest'),
         started.filter((replica) => replica.role === 'api'),
+        apiEnv,
       );
     } catch (error) {
       await Promise.all(processes.map((replica) => replica.stop(2_000)));
@@ -104,6 +107,29 @@ export class ScaleStack {
       200,
     );
     return listed;
+  }
+
+  /**
+   * Stops an API replica gracefully (SIGTERM) and starts it again under its name, on a new port; resolves
+   * once it is ready, when a load balancer would send it requests: before, it knows no market.
+   */
+  async restartApi(index: number): Promise<GatewayProcess> {
+    const replica = this.api[index];
+    await replica.stop();
+    const restarted = await startGatewayProcess({ role: 'api', name: replica.name, env: this.apiEnv });
+    try {
+      await waitFor(
+        async () => (await fetch(`${restarted.url}/health/ready`).catch(() => undefined))?.ok === true,
+        `${replica.name} ready`,
+        30_000,
+        100,
+      );
+    } catch (error) {
+      await restarted.stop(2_000);
+      throw error;
+    }
+    this.api[index] = restarted;
+    return restarted;
   }
 
   async close(): Promise<void> {
