@@ -480,3 +480,20 @@ describe('OrderBook', () => {
     });
   });
 });
+
+describe('OrderBook.priceAtDepth', () => {
+  it('counts from the best level of each side, undefined past the end', () => {
+    const book = OrderBook.fromLevels(
+      [
+        { side: 'bid', price: '99', amount: '1' },
+        { side: 'bid', price: '100', amount: '1' },
+        { side: 'ask', price: '102', amount: '1' },
+        { side: 'ask', price: '101', amount: '1' },
+      ],
+      1,
+      0,
+    );
+    expect([0, 1, 2].map((depth) => book.priceAtDepth('bid', depth))).toEqual(['100', '99', undefined]);
+    expect([0, 1, 2].map((depth) => book.priceAtDepth('ask', depth))).toEqual(['101', '102', undefined]);
+  });
+});

@@ -297,6 +297,13 @@ export class OrderBook {
     return this.side(side).size;
   }
 
+  /** The price of the level `depth` places from the best (0: the best); undefined past the side's end. */
+  priceAtDepth(side: BookSide, depth: number): string | undefined {
+    const levels = this.side(side);
+    const index = levels.size - 1 - depth;
+    return index < 0 || depth < 0 ? undefined : levels.priceAt(index);
+  }
+
   amount(side: BookSide, price: string): string | undefined {
     return this.side(side).get(price);
   }

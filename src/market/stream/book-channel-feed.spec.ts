@@ -188,4 +188,23 @@ describe('BookChannelFeed', () => {
       kind: 'update',
     });
   });
+
+  it('gives every update the checksum of the book after it, below the checksummed levels or within them', () => {
+    const feed = new BookChannelFeed(channel, scales);
+    const bids: PriceLevel[] = Array.from({ length: 40 }, (_, i) => [String(1000 - i), '1']);
+    const asks: PriceLevel[] = Array.from({ length: 40 }, (_, i) => [String(1001 + i), '1']);
+    feed.replace({ version: 1, time: 1, bids, asks });
+    const changes: [PriceLevel[], PriceLevel[]][] = [
+      [[['965', '2']], []], // below the 25 levels of each side
+      [[], [['1039', '0']]],
+      [[['976', '0']], []], // the 25th bid: the 26th moves up
+      [[['999.5', '3']], [['1001', '0']]],
+      [[['990', '0']], [['1030', '5']]],
+    ];
+    changes.forEach(([bidChanges, askChanges], index) => {
+      const event = feed.apply({ version: 2 + index, time: 2, bids: bidChanges, asks: askChanges });
+      if (event?.kind !== 'update') throw new Error('expected an update');
+      expect(event.update.checksum).toBe(bookChecksum(feed.published('bid', 25), feed.published('ask', 25)));
+    });
+  });
 });

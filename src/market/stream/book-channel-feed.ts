@@ -1,4 +1,5 @@
 import { BookSide, LevelUpdate, PriceLevel } from '../book-update';
+import { compareCanonical } from '../decimal';
 import { OrderBook } from '../order-book';
 import { BookChannelUpdate, BOOK_REPLACED, BOOK_SUSPENDED, BookChannelEvent } from './book-channel-event';
 import { BookSnapshotMessage } from './book-channel-message';
@@ -39,6 +40,8 @@ export class BookChannelFeed implements BookChannelSource {
   private book = new OrderBook({ trackChanges: false });
   private isLive = false;
   private snapshotMessage?: BookSnapshotMessage;
+  /** The checksum after the last update: the same while changes stay below the levels it covers. */
+  private checksum?: number;
 
   private readonly publishedLevels: PublishedLevels;
 
@@ -64,6 +67,7 @@ export class BookChannelFeed implements BookChannelSource {
     for (const [price, amount] of full.bids) updates.push({ side: 'bid', price, amount });
     for (const [price, amount] of full.asks) updates.push({ side: 'ask', price, amount });
     this.book = OrderBook.fromLevels(updates, full.version, full.time);
+    this.checksum = undefined;
     this.isLive = true;
     this.snapshotMessage = undefined;
     return BOOK_REPLACED;
@@ -77,16 +81,19 @@ export class BookChannelFeed implements BookChannelSource {
   apply(flush: BookFlush): BookChannelEvent | undefined {
     if (!this.isLive || flush.version <= this.book.version) return undefined;
     if (flush.fromVersion !== undefined && flush.fromVersion > this.book.version) return this.suspend();
+    const topChanged = this.reachesTop('bid', flush.bids) || this.reachesTop('ask', flush.asks);
     const bids = this.applySide('bid', flush.bids);
     const asks = this.applySide('ask', flush.asks);
     this.book.version = flush.version;
     this.book.updatedAt = flush.time;
     this.snapshotMessage = undefined;
     if (bids.length === 0 && asks.length === 0) return undefined;
-    const checksum = bookChecksum(
-      this.published('bid', CHECKSUM_DEPTH),
-      this.published('ask', CHECKSUM_DEPTH),
-    );
+    if (topChanged || this.checksum === undefined)
+      this.checksum = bookChecksum(
+        this.published('bid', CHECKSUM_DEPTH),
+        this.published('ask', CHECKSUM_DEPTH),
+      );
+    const { checksum } = this;
     return {
       kind: 'update',
       update: new BookChannelUpdate(this.channel, flush.version, bids, asks, checksum, flush.time),
@@ -123,6 +130,15 @@ export class BookChannelFeed implements BookChannelSource {
   /** Best first, as the stream writes them; every level when `limit` is left out. */
   published(side: BookSide, limit?: number): PriceLevel[] {
     return this.book.levels(side, limit).map((level) => this.publishedLevels.of(level));
+  }
+
+  /** Whether a level among `levels` is within the levels the checksum covers (before they apply). */
+  private reachesTop(side: BookSide, levels: readonly PriceLevel[]): boolean {
+    if (levels.length === 0) return false;
+    const edge = this.book.priceAtDepth(side, CHECKSUM_DEPTH - 1);
+    if (edge === undefined) return true;
+    const better = side === 'bid' ? 1 : -1;
+    return levels.some(([price]) => better * compareCanonical(price, edge) >= 0);
   }
 
   private applySide(side: BookSide, levels: readonly PriceLevel[]): PriceLevel[] {
