@@ -164,6 +164,13 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank];
 }
 
+/** A benchmark's `--name` option as a positive integer; a clear error otherwise. */
+export function positive(text: string, name: string): number {
+  const parsed = Number(text);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
+  return parsed;
+}
+
 export function progress(message: string): void {
   process.stderr.write(`${message}\n`);
 }

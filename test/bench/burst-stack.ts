@@ -11,6 +11,12 @@ import { EmittedTop, StoredVersion, topKey } from './freshness-matching';
 /** The store's change notices, with the default key prefix. */
 const CHANGES_CHANNEL = 'mdg:changes';
 
+/** Below this many cores over two consecutive seconds, with no flow from the exchange, the ingest has finished starting. */
+export const IDLE_CORES = 0.05;
+
+/** The niceness of the exchange with `--gateway-first`: in production it runs on other machines. */
+export const EXCHANGE_NICENESS = 10;
+
 /** `split`: ingest and API replicas on a Redis, as deployed; `all`: one process, state in memory. */
 export type Topology = 'split' | 'all';
 

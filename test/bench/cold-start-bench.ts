@@ -3,7 +3,15 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseMetrics } from '../support/metrics-text';
-import { freePort, gatewayEnv, MainProcess, progress, sleep, startSandboxProcess } from './bench-process';
+import {
+  freePort,
+  gatewayEnv,
+  MainProcess,
+  positive,
+  progress,
+  sleep,
+  startSandboxProcess,
+} from './bench-process';
 import { describeMachine } from './machine';
 
 /**
@@ -183,12 +191,6 @@ async function restCalls(sandboxUrl: string): Promise<Record<string, number>> {
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function positive(text: string, name: string): number {
-  const parsed = Number(text);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
-  return parsed;
 }
 
 main().catch((error: unknown) => {

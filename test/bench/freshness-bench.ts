@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppConfig } from '../../src/config/app-config';
 import { parseMetrics, MetricSample } from '../support/metrics-text';
-import { MainProcess, percentile, progress, sleep, startSandboxProcess } from './bench-process';
+import { MainProcess, percentile, positive, progress, sleep, startSandboxProcess } from './bench-process';
 import {
   lagsFrom,
   ObservedTop,
@@ -26,6 +26,8 @@ import {
   setBurst,
   Topology,
   untilQuiet,
+  EXCHANGE_NICENESS,
+  IDLE_CORES,
 } from './burst-stack';
 import { describeMachine } from './machine';
 
@@ -79,12 +81,6 @@ const TICKER_RETURN_WINDOW_MS = 500;
  * would all be timed by them.
  */
 const POLLER_WARM_UP_MS = 1_000;
-
-/** The niceness of the exchange with `--gateway-first`. */
-const EXCHANGE_NICENESS = 10;
-
-/** Below this many cores over two consecutive seconds, with no flow from the exchange, the ingest has finished starting. */
-const IDLE_CORES = 0.05;
 
 interface Settings {
   readonly topology: Topology;
@@ -594,12 +590,6 @@ export function report(
       ...tables,
     ]),
   ];
-}
-
-function positive(text: string, name: string): number {
-  const parsed = Number(text);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
-  return parsed;
 }
 
 if (require.main === module)

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RecordedForBare } from './bare-process';
+import { positive } from './bench-process';
 import { LoadSettings, Measurement, measure, warmUp } from './load';
 import { describeMachine } from './machine';
 import { rawGet, recordResponse, RecordedResponse } from './raw-http';
@@ -413,12 +414,6 @@ function line(m: Measurement): string {
 
 function percent(share: number): string {
   return Number.isNaN(share) ? 'n/a' : `${Math.round(share * 100)}%`;
-}
-
-function positive(text: string, name: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
-  return value;
 }
 
 function progress(message: string): void {

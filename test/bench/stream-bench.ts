@@ -8,6 +8,7 @@ import { parseMetrics } from '../support/metrics-text';
 import {
   MainProcess,
   percentile,
+  positive,
   processCpuSeconds,
   progress,
   sleep,
@@ -21,6 +22,8 @@ import {
   postJson,
   setBurst,
   untilQuiet,
+  EXCHANGE_NICENESS,
+  IDLE_CORES,
 } from './burst-stack';
 import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
 import { lagsFrom, storedLags, topLags } from './freshness-matching';
@@ -56,9 +59,6 @@ const TARGET_LAG_P99_MS = 100;
 const TARGET_COST_RATIO = 0.8;
 
 const TICKER_EVERY = 20;
-/** The niceness of the exchange with `--gateway-first`. */
-const EXCHANGE_NICENESS = 10;
-const IDLE_CORES = 0.05;
 /** After the readers subscribed, before memory is read: their snapshots are on their way. */
 const SNAPSHOTS_SETTLE_MS = 3_000;
 /** After the burst stops, before recording stops: the last messages are on their way. */
@@ -434,12 +434,6 @@ function report(result: StreamResult, started: Date, loadAtStart: number, args: 
       ? ['', "### Where the API replica's CPU went while recording", '', ...result.apiProfile]
       : []),
   ];
-}
-
-function positive(text: string, name: string): number {
-  const parsed = Number(text);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
-  return parsed;
 }
 
 if (require.main === module)
