@@ -18,6 +18,8 @@ export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
   too_many_channels: 'one frame names more channels than STREAM_MAX_SUBSCRIPTIONS',
   unknown_channel: 'a kind other than book, trades or ticker, or an instrument that is not a listed market',
   bad_channel: 'a malformed channel name',
+  not_ready:
+    'the process has not loaded the market list yet (it is not ready): the channel may well exist; subscribe again in a moment',
   too_many_subscriptions: 'the connection would follow more than STREAM_MAX_SUBSCRIPTIONS channels',
   not_subscribed: 'an unsubscribe of a channel the connection does not follow',
   binary_frame: 'a binary frame: the protocol is JSON text',

@@ -88,6 +88,9 @@ const limits = {
   maxBehindMs: 1_000,
 };
 
+/** Whether the connections' market list is loaded; a test may say it is not yet. */
+const listing = { ready: true };
+
 function connect(
   books: BookFeeds,
   channels = ['book.btc_usdt'],
@@ -99,6 +102,7 @@ function connect(
   const socket = new HeldSocket();
   const connection = new StreamConnection(socket as unknown as WebSocket, {
     findMarket: (name) => (name === instrument ? market : undefined),
+    listingReady: () => listing.ready,
     books,
     trades,
     ticker,
@@ -183,6 +187,19 @@ describe('StreamConnection', () => {
     expect(trades.size).toBe(1);
     socket.emit('close');
     expect(trades.size).toBe(0);
+  });
+
+  it('answers not_ready for a market before the market list is loaded, unknown_channel after', () => {
+    listing.ready = false;
+    try {
+      const socket = connect(new BookFeeds(new ChangingStore()), ['book.xyz_usdt']);
+      listing.ready = true;
+      socket.receive({ op: 'subscribe', channels: ['trades.xyz_usdt'] });
+      expect(socket.sent.map((frame) => frame.code)).toEqual(['not_ready', 'unknown_channel']);
+      socket.emit('close');
+    } finally {
+      listing.ready = true;
+    }
   });
 
   it('answers subscribe frames over the rate with rate_limited, and takes them again later', () => {

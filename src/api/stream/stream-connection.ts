@@ -37,6 +37,8 @@ interface ChannelSubscription {
 export interface StreamConnectionContext {
   /** The listed market a channel's instrument names, if any. */
   findMarket(instrument: string): MarketInfo | undefined;
+  /** Whether the market list is loaded: before, no instrument is known, listed or not. */
+  listingReady(): boolean;
   readonly books: BookFeeds;
   readonly trades: TradeFeeds;
   readonly ticker: TickerFeed;
@@ -129,7 +131,9 @@ export class StreamConnection {
     if (this.channels.has(channel.name)) return this.send({ type: 'subscribed', channel: channel.name });
     const market = channel.kind === 'ticker' ? undefined : this.context.findMarket(channel.instrument);
     if (channel.kind !== 'ticker' && !market)
-      return this.error('unknown_channel', `no listed market ${quoted(channel.instrument)}`);
+      return this.context.listingReady()
+        ? this.error('unknown_channel', `no listed market ${quoted(channel.instrument)}`)
+        : this.error('not_ready', 'the market list is not loaded yet; subscribe again in a moment');
     if (this.channels.size >= this.context.limits.maxSubscriptions)
       return this.error(
         'too_many_subscriptions',

@@ -20,13 +20,19 @@ export type StreamReply =
  * | code                     | when                                                            |
  * |--------------------------|-----------------------------------------------------------------|
  * | `unknown_channel`        | also: the instrument is not a listed market                     |
+ * | `not_ready`              | the process has not loaded the market list yet: try again soon  |
  * | `too_many_subscriptions` | the connection would follow more than `STREAM_MAX_SUBSCRIPTIONS` |
  * | `not_subscribed`         | an unsubscribe of a channel the connection does not follow      |
  * | `binary_frame`           | a binary frame: the protocol is JSON text                       |
  * | `rate_limited`           | more subscribe or unsubscribe frames than `STREAM_SUBSCRIBE_RATE` |
  */
 export type ConnectionErrorCode =
-  'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'binary_frame' | 'rate_limited';
+  | 'unknown_channel'
+  | 'not_ready'
+  | 'too_many_subscriptions'
+  | 'not_subscribed'
+  | 'binary_frame'
+  | 'rate_limited';
 
 /** Close code of a connection the server closes because it stops: reconnect, to another replica. */
 export const SERVICE_RESTART_CLOSE = 1012;

@@ -118,6 +118,7 @@ export class StreamServer implements OnModuleDestroy {
       ws,
       {
         findMarket: (instrument) => this.views.find(instrument),
+        listingReady: () => this.views.ready,
         books: this.books,
         trades: this.trades,
         ticker: this.ticker,
