@@ -13,8 +13,8 @@ import { encodeTradeMember } from './trade-member';
  * KEYS, five per write: lease, bids, asks, trades, head.
  * ARGV: the change channel, then nine per write: expected lease text ('' = unfenced), replace
  * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades,
- * the instrument's book-change channel. The notice goes to the change channel, and the book's change
- * to its own channel (`decodeBookChange`), with the version the head held before.
+ * the instrument's own channel. The notice goes to the change channel, and what the write changed to
+ * the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
  * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
@@ -52,7 +52,7 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
-local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, bookChannel)
+local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
@@ -71,11 +71,12 @@ local function apply(lease, bids, asks, trades, head, fence, replace, headJson, 
     redis.call('ZREMRANGEBYSCORE', trades, '-inf', before)
   end
   local old = redis.call('GET', head)
-  local from = old and string.match(old, '"bookVersion":(%d+)') or ''
+  local fromVersion = old and string.match(old, '"bookVersion":(%d+)') or ''
+  local fromTrades = old and string.match(old, '"tradesRevision":(%d+)') or ''
   redis.call('SET', head, headJson)
   redis.call('PUBLISH', channel, notice)
-  redis.call('PUBLISH', bookChannel,
-    from .. '\\n' .. (replace and '1' or '0') .. '\\n' .. headJson .. '\\n' .. bidLevels .. '\\n' .. askLevels)
+  redis.call('PUBLISH', writesChannel, table.concat({ fromVersion, replace and '1' or '0', headJson,
+    bidLevels, askLevels, fromTrades, tradeList }, '\\n'))
   return 1
 end
 
@@ -162,7 +163,7 @@ export function writeArguments(
       packLevels(write.levels?.bids ?? []),
       packLevels(write.levels?.asks ?? []),
       packTrades(write.tradesAdded ?? []),
-      instrumentKeys.bookChanges,
+      instrumentKeys.writes,
     ],
   };
 }

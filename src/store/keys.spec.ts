@@ -9,7 +9,7 @@ describe('StoreKeys', () => {
       trades: 'mdg:{btc_usdt}:trades',
       lease: 'mdg:{btc_usdt}:lease',
       leaseToken: 'mdg:{btc_usdt}:lease-token',
-      bookChanges: 'mdg:{btc_usdt}:book-changes',
+      writes: 'mdg:{btc_usdt}:writes',
     });
     const custom = new StoreKeys('staging-mdg');
     expect(custom.instrument('eth_btc').head).toBe('staging-mdg:{eth_btc}:head');

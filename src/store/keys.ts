@@ -29,10 +29,10 @@ export interface InstrumentKeys {
    */
   readonly leaseToken: string;
   /**
-   * Pub/sub channel: each write's change of the book, published by the write itself (see
-   * `decodeBookChange`); followed by API replicas that stream the book.
+   * Pub/sub channel: what each write changed (book levels and trades added), published by the write
+   * itself (see `decodeInstrumentChange`); followed by API replicas that stream the instrument.
    */
-  readonly bookChanges: string;
+  readonly writes: string;
 }
 
 /**
@@ -101,7 +101,7 @@ export class StoreKeys {
       trades: `${base}:trades`,
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
-      bookChanges: `${base}:book-changes`,
+      writes: `${base}:writes`,
     };
   }
 }

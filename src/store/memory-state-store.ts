@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
-import { distinctLevels } from './book-change-message';
+import { distinctLevels } from './instrument-change-message';
 import { catalogNotice, instrumentNotice } from './change-notice';
 import { encodeLease } from './lease-value';
 import { ListenerSet } from './listener-set';
 import {
-  BookChange,
-  BookChangeSubscription,
+  InstrumentChange,
+  ChangeSubscription,
   BookView,
   ChangeNotice,
   InstrumentHead,
@@ -53,7 +53,7 @@ export class MemoryStateStore implements StateStore {
   private catalog: MarketCatalog | undefined;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
-  private readonly bookListeners = new Map<string, ListenerSet<BookChange>>();
+  private readonly instrumentListeners = new Map<string, ListenerSet<InstrumentChange>>();
   private readonly reportListenerError: (error: unknown) => void;
   private closed = false;
 
@@ -154,11 +154,11 @@ export class MemoryStateStore implements StateStore {
     return this.changeListeners.add(listener);
   }
 
-  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription {
-    let listeners = this.bookListeners.get(instrument);
+  followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription {
+    let listeners = this.instrumentListeners.get(instrument);
     if (!listeners) {
       listeners = new ListenerSet(this.reportListenerError);
-      this.bookListeners.set(instrument, listeners);
+      this.instrumentListeners.set(instrument, listeners);
     }
     const followed = listeners;
     const remove = followed.add(listener);
@@ -166,8 +166,8 @@ export class MemoryStateStore implements StateStore {
       ready: Promise.resolve(),
       close: () => {
         remove();
-        if (followed.size === 0 && this.bookListeners.get(instrument) === followed)
-          this.bookListeners.delete(instrument);
+        if (followed.size === 0 && this.instrumentListeners.get(instrument) === followed)
+          this.instrumentListeners.delete(instrument);
       },
     };
   }
@@ -185,7 +185,7 @@ export class MemoryStateStore implements StateStore {
     this.closed = true;
     this.changeListeners.clear();
     this.resetListeners.clear();
-    this.bookListeners.clear();
+    this.instrumentListeners.clear();
   }
 
   /** Applies one write completely or not at all; nothing that can throw runs after the first change. */
@@ -211,20 +211,23 @@ export class MemoryStateStore implements StateStore {
       trimTrades(state, write.tradesBefore);
     }
     const fromVersion = existing?.head.bookVersion;
+    const fromTradesRevision = existing?.head.tradesRevision;
     state.head = head;
     state.sortedBook = undefined;
     state.sortedTrades = undefined;
     this.instruments.set(instrument, state);
     this.announce(instrumentNotice(head));
-    const listeners = this.bookListeners.get(instrument);
+    const listeners = this.instrumentListeners.get(instrument);
     if (listeners) {
-      const change: BookChange = {
+      const change: InstrumentChange = {
         instrument,
         ...(fromVersion === undefined ? {} : { fromVersion }),
         replace: write.replace,
         head,
         bids: distinctLevels(write.levels?.bids ?? []),
         asks: distinctLevels(write.levels?.asks ?? []),
+        ...(fromTradesRevision === undefined ? {} : { fromTradesRevision }),
+        trades,
       };
       queueMicrotask(() => listeners.emit(change));
     }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
-import { decodeBookChange } from './book-change-message';
+import { decodeInstrumentChange } from './instrument-change-message';
 import { catalogNotice, parseChangeNotice } from './change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
@@ -15,8 +15,8 @@ import {
   StoreConnectionOptions,
 } from './redis-connection';
 import {
-  BookChange,
-  BookChangeSubscription,
+  InstrumentChange,
+  ChangeSubscription,
   BookView,
   ChangeNotice,
   InstrumentHead,
@@ -67,7 +67,7 @@ export class RedisStateStore implements StateStore {
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
   /** The listeners of each followed book, by its change channel. */
-  private readonly bookListeners = new Map<string, FollowedBook>();
+  private readonly instrumentListeners = new Map<string, FollowedInstrument>();
   /** The epoch marker as this store last saw or wrote it. */
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
@@ -246,15 +246,15 @@ export class RedisStateStore implements StateStore {
     return this.resetListeners.add(listener);
   }
 
-  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription {
-    const channel = this.keys.instrument(instrument).bookChanges;
-    let entry = this.bookListeners.get(channel);
+  followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription {
+    const channel = this.keys.instrument(instrument).writes;
+    let entry = this.instrumentListeners.get(channel);
     if (!entry) {
       // The subscriber queues SUBSCRIBE until it is connected and repeats it after every reconnection.
       const ready = this.subscriber.subscribe(channel).then(() => undefined);
       ready.catch((error: unknown) => this.logger.warn(`subscribing to ${channel} failed: ${String(error)}`));
       entry = { instrument, listeners: new ListenerSet(this.reportListenerError), ready };
-      this.bookListeners.set(channel, entry);
+      this.instrumentListeners.set(channel, entry);
     }
     const remove = entry.listeners.add(listener);
     const followed = entry;
@@ -262,8 +262,8 @@ export class RedisStateStore implements StateStore {
       ready: followed.ready,
       close: () => {
         remove();
-        if (followed.listeners.size > 0 || this.bookListeners.get(channel) !== followed) return;
-        this.bookListeners.delete(channel);
+        if (followed.listeners.size > 0 || this.instrumentListeners.get(channel) !== followed) return;
+        this.instrumentListeners.delete(channel);
         if (!this.closed)
           this.subscriber
             .unsubscribe(channel)
@@ -307,7 +307,7 @@ export class RedisStateStore implements StateStore {
     this.client.off('error', this.noteConnectionError);
     this.changeListeners.clear();
     this.resetListeners.clear();
-    this.bookListeners.clear();
+    this.instrumentListeners.clear();
     this.subscriber.disconnect();
     if (this.closeClient) await closeConnection(this.client);
   }
@@ -325,9 +325,9 @@ export class RedisStateStore implements StateStore {
   };
 
   private readonly handleMessage = (channel: string, message: string): void => {
-    const book = this.bookListeners.get(channel);
+    const book = this.instrumentListeners.get(channel);
     if (book) {
-      const change = decodeBookChange(book.instrument, message);
+      const change = decodeInstrumentChange(book.instrument, message);
       if (change) book.listeners.emit(change);
       else this.logger.warn(`ignored a malformed book change on ${channel}: ${message.slice(0, 200)}`);
       return;
@@ -385,9 +385,9 @@ function writeResults(reply: unknown, writes: number): unknown[] {
 }
 
 /** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */
-interface FollowedBook {
+interface FollowedInstrument {
   readonly instrument: string;
-  readonly listeners: ListenerSet<BookChange>;
+  readonly listeners: ListenerSet<InstrumentChange>;
   /** The SUBSCRIBE of the book's channel. */
   readonly ready: Promise<void>;
 }

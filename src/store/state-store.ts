@@ -78,8 +78,8 @@ export type ChangeNotice =
     }
   | { readonly kind: 'catalog'; readonly refreshedAt: number };
 
-/** One written change of an instrument's book, as the store applied it. */
-export interface BookChange {
+/** What one write changed of an instrument: its book's levels and the trades it added. */
+export interface InstrumentChange {
   readonly instrument: string;
   /** The book version the store held before the write; undefined when it held none. */
   readonly fromVersion?: number;
@@ -90,10 +90,14 @@ export interface BookChange {
   /** The levels the write set, each price once, amount "0" for a level removed. */
   readonly bids: readonly PriceLevel[];
   readonly asks: readonly PriceLevel[];
+  /** The trades revision the store held before the write; undefined when it held none. */
+  readonly fromTradesRevision?: number;
+  /** The trades the write added (all the stored trades with a replace), in the write's order. */
+  readonly trades: readonly Trade[];
 }
 
-/** A listener's hold on the changes of one book. */
-export interface BookChangeSubscription {
+/** A listener's hold on the changes of one instrument. */
+export interface ChangeSubscription {
   /** Resolves once every later write reaches the listener: read the book after it, not before. */
   readonly ready: Promise<void>;
   close(): void;
@@ -146,7 +150,7 @@ export interface StateStore {
    * Each written change of the instrument's book, in the order of the writes; a fenced write announces
    * nothing. Redis may drop some while a connection is down: `fromVersion` tells the listener.
    */
-  followBook(instrument: string, listener: (change: BookChange) => void): BookChangeSubscription;
+  followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription;
   /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */
   onReset(listener: () => void): () => void;
   health(): Promise<StoreHealth>;

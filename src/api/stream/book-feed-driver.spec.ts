@@ -3,7 +3,7 @@ import { BookChannelFeed } from '../../market/stream/book-channel-feed';
 import { BookChannelSequencer } from '../../market/stream/book-channel-sequencer';
 import { BookReader, ReadOutcome } from '../../market/stream/testing/book-reader';
 import { MemoryStateStore } from '../../store/memory-state-store';
-import { BookChange, BookView } from '../../store/state-store';
+import { InstrumentChange, BookView } from '../../store/state-store';
 import { head } from '../../store/testing/state-store-contract';
 import { BookFeedDriver, BookStore } from './book-feed-driver';
 
@@ -33,8 +33,8 @@ class FaultyStore implements BookStore {
     return this.store.readBook(name);
   };
 
-  followBook = (name: string, listener: (change: BookChange) => void) =>
-    this.store.followBook(name, (change) => {
+  followInstrument = (name: string, listener: (change: InstrumentChange) => void) =>
+    this.store.followInstrument(name, (change) => {
       if (this.dropNextChange) this.dropNextChange = false;
       else listener(change);
     });

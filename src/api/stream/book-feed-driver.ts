@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { BookChannelEvent } from '../../market/stream/book-channel-event';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
-import { BookChange, BookChangeSubscription, BookView, StateStore } from '../../store/state-store';
+import { InstrumentChange, ChangeSubscription, BookView, StateStore } from '../../store/state-store';
 import { StoreFollower } from './store-follower';
 
 export type BookEventSink = (event: BookChannelEvent) => void;
 
-export type BookStore = Pick<StateStore, 'readBook' | 'readHeads' | 'followBook' | 'onReset'>;
+export type BookStore = Pick<StateStore, 'readBook' | 'readHeads' | 'followInstrument' | 'onReset'>;
 
 /**
  * Keeps one instrument's `BookChannelFeed` equal to the stored book while it is started. It follows
@@ -19,9 +19,9 @@ export type BookStore = Pick<StateStore, 'readBook' | 'readHeads' | 'followBook'
 export class BookFeedDriver {
   private readonly logger = new Logger(BookFeedDriver.name);
   private readonly follower: StoreFollower;
-  private subscription?: BookChangeSubscription;
+  private subscription?: ChangeSubscription;
   /** Changes that came while the book was read: applied after it, in order. */
-  private pending?: BookChange[];
+  private pending?: InstrumentChange[];
   /** A stored version the last check found ahead of the feed: it must have come by the next check. */
   private expected?: number;
 
@@ -42,7 +42,7 @@ export class BookFeedDriver {
 
   start(): void {
     if (this.subscription) return;
-    const subscription = this.store.followBook(this.instrument, (change) => this.onChange(change));
+    const subscription = this.store.followInstrument(this.instrument, (change) => this.onChange(change));
     this.subscription = subscription;
     // The first read waits until changes reach the feed, so that none falls between the two.
     const begin = (): void => {
@@ -63,7 +63,7 @@ export class BookFeedDriver {
   }
 
   /** Applies one written change of the book; while the feed waits for a whole book, it asks for one. */
-  onChange(change: BookChange): void {
+  onChange(change: InstrumentChange): void {
     if (this.pending) {
       this.pending.push(change);
       return;

@@ -7,7 +7,7 @@ import { MarketSummary } from '../../market/market-summary';
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
 import { BookReader } from '../../market/stream/testing/book-reader';
 import { MemoryStateStore } from '../../store/memory-state-store';
-import { BookChange } from '../../store/state-store';
+import { InstrumentChange } from '../../store/state-store';
 import { head } from '../../store/testing/state-store-contract';
 import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
@@ -53,8 +53,8 @@ class ChangingStore {
 
   readBook = (name: string) => this.store.readBook(name);
   readHeads = (names: readonly string[]) => this.store.readHeads(names);
-  followBook = (name: string, listener: (change: BookChange) => void) =>
-    this.store.followBook(name, listener);
+  followInstrument = (name: string, listener: (change: InstrumentChange) => void) =>
+    this.store.followInstrument(name, listener);
   onReset = () => () => undefined;
 
   async change(): Promise<void> {
@@ -70,11 +70,12 @@ class ChangingStore {
   }
 }
 
-const noTrades = {
-  readTradesFrom: () => Promise.resolve({ trades: [], count: 0 }),
-  onChange: () => () => undefined,
+/** A store that announces no change. */
+const silent = {
+  followInstrument: () => ({ ready: Promise.resolve(), close: () => undefined }),
   onReset: () => () => undefined,
 };
+const noTrades = { ...silent, readTradesFrom: () => Promise.resolve({ trades: [], count: 0 }) };
 const noTicker = { markets: () => ({ generation: 0, markets: [] }) };
 const notReady = { ready: false, onListingChange: () => () => undefined };
 
@@ -160,8 +161,7 @@ describe('StreamConnection', () => {
             trades: [{ id: '7', instrument, price: '100', amount: '2', side: 'buy', time: 5 }],
             count: 1,
           }),
-        onChange: () => () => undefined,
-        onReset: () => () => undefined,
+        ...silent,
       },
       () => 1,
     );

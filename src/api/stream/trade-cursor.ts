@@ -27,14 +27,22 @@ export function startCursor(time: number): TradeCursor {
 /** Reads a tail of the stored trades from `cursor.time` on: what is new, and where the channel then stands. */
 export function readTail(cursor: TradeCursor, tail: TradeTail): TailReading {
   const broken = cursor.newestId !== undefined && !tail.trades.some((trade) => trade.id === cursor.newestId);
-  const fresh = tail.trades.filter(
+  return { ...advance(cursor, tail.trades), broken };
+}
+
+/** Of `trades` (oldest first), those not sent yet, and where the channel stands once they are. */
+export function advance(
+  cursor: TradeCursor,
+  trades: readonly Trade[],
+): { readonly fresh: Trade[]; readonly cursor: TradeCursor } {
+  const fresh = trades.filter(
     (trade) =>
       trade.time > cursor.time ||
       (trade.time === cursor.time && cursor.ids !== undefined && !cursor.ids.has(trade.id)),
   );
   const newest = fresh.at(-1);
-  if (newest === undefined) return { fresh, cursor, broken };
+  if (newest === undefined) return { fresh, cursor };
   const atNewestTime = fresh.filter((trade) => trade.time === newest.time).map((trade) => trade.id);
   const ids = new Set(newest.time === cursor.time ? [...(cursor.ids ?? []), ...atNewestTime] : atNewestTime);
-  return { fresh, cursor: { time: newest.time, ids, newestId: newest.id }, broken };
+  return { fresh, cursor: { time: newest.time, ids, newestId: newest.id } };
 }

@@ -1,26 +1,35 @@
 import { Logger } from '@nestjs/common';
 import { MarketInfo } from '../../market/market-info';
-import { ChangeNotice, StateStore } from '../../store/state-store';
+import { Trade } from '../../market/trade';
+import { ChangeSubscription, InstrumentChange, StateStore } from '../../store/state-store';
+import { compareTradesOldestFirst } from '../../store/store-order';
 import { tradeFigures } from '../views/trade-figures';
-import { readTail, startCursor, TradeCursor } from './trade-cursor';
+import { advance, readTail, startCursor, TradeCursor } from './trade-cursor';
 import { StoreFollower } from './store-follower';
 import { streamTrade, TradesChannelMessage } from './trades-message';
 
 export type TradesSink = (message: TradesChannelMessage) => void;
 
-export type TradeStore = Pick<StateStore, 'readTradesFrom' | 'onChange' | 'onReset'>;
+export type TradeStore = Pick<StateStore, 'readTradesFrom' | 'followInstrument' | 'onReset'>;
 
 /**
- * Follows one instrument's stored trades while it is started: on each notice that its trades changed
- * it reads those from the newest sent on and delivers the new ones, each once. From the start it
- * sends only trades after `startTime`. When the store lost its contents, or no longer holds the last
+ * Follows one instrument's trades while it is started, from `startTime` on: it sends the trades each
+ * write added, each once, as long as each write's trades revision follows on from the last it knows;
+ * otherwise (at the start, after a lost message, a replace) it reads the stored trades from the newest
+ * sent on, and again every few seconds. When the store lost its contents, or no longer holds the last
  * trade sent, it says `resyncing` and goes on from where it stood.
  */
 export class TradeFeedDriver {
   private readonly logger = new Logger(TradeFeedDriver.name);
   private cursor: TradeCursor;
   private readonly follower: StoreFollower;
+  private subscription?: ChangeSubscription;
+  /** The trades revision everything up to is sent; undefined until a read tells it. */
   private revision?: number;
+  /** The revision the read under way holds at least. */
+  private readingRevision?: number;
+  /** Changes that came while the trades were read: applied after it, in order. */
+  private pending?: InstrumentChange[];
   private saidResyncing = false;
 
   constructor(
@@ -32,7 +41,10 @@ export class TradeFeedDriver {
   ) {
     this.cursor = startCursor(startTime);
     this.follower = new StoreFollower(store, {
-      reset: () => this.resyncing(),
+      reset: () => {
+        this.revision = undefined;
+        this.resyncing();
+      },
       read: () => this.readTrades(),
       failed: (error) => this.logger.warn(`${market.instrument}: trades unreadable: ${String(error)}`),
       recovered: () => undefined,
@@ -40,36 +52,68 @@ export class TradeFeedDriver {
   }
 
   start(): void {
-    this.follower.start();
+    if (this.subscription) return;
+    const subscription = this.store.followInstrument(this.market.instrument, (change) =>
+      this.onChange(change),
+    );
+    this.subscription = subscription;
+    // The first read waits until changes reach the feed, so that none falls between the two.
+    const begin = (): void => {
+      if (this.subscription === subscription) this.follower.start();
+    };
+    subscription.ready.then(begin, begin);
   }
 
   stop(): void {
+    this.subscription?.close();
+    this.subscription = undefined;
     this.follower.stop();
   }
 
-  /** A change notice of the instrument: its trades are read when their revision moved. */
-  notice(notice: Extract<ChangeNotice, { kind: 'instrument' }>): void {
-    if (notice.tradesRevision === this.revision) return;
-    this.revision = notice.tradesRevision;
-    this.follower.refresh();
-  }
-
-  /** Reads the trades since the cursor; a notice during a read brings one more read after it. */
-  refresh(): void {
+  /** Sends the trades a write added; one that does not follow on from the revision known brings a read. */
+  onChange(change: InstrumentChange): void {
+    if (this.pending) {
+      this.pending.push(change);
+      return;
+    }
+    const revision = change.head.tradesRevision;
+    if (revision === this.revision) return;
+    if (!change.replace && this.revision !== undefined && change.fromTradesRevision === this.revision) {
+      this.revision = revision;
+      this.send([...change.trades].sort(compareTradesOldestFirst));
+      return;
+    }
+    this.readingRevision = Math.max(revision, this.readingRevision ?? revision);
     this.follower.refresh();
   }
 
   private async readTrades(): Promise<void> {
-    const tail = await this.store.readTradesFrom(this.market.instrument, this.cursor.time);
-    if (!this.follower.running) return;
-    const reading = readTail(this.cursor, tail);
-    this.cursor = reading.cursor;
-    if (reading.broken) this.resyncing();
-    else if (reading.fresh.length === 0) this.saidResyncing = false;
-    if (reading.fresh.length === 0) return;
+    const revision = this.readingRevision;
+    this.readingRevision = undefined;
+    this.pending = [];
+    try {
+      const tail = await this.store.readTradesFrom(this.market.instrument, this.cursor.time);
+      if (!this.follower.running) return;
+      const reading = readTail(this.cursor, tail);
+      if (reading.broken) this.resyncing();
+      else if (reading.fresh.length === 0) this.saidResyncing = false;
+      if (revision !== undefined) this.revision = revision;
+      this.send(reading.fresh);
+    } finally {
+      const pending = this.pending;
+      this.pending = undefined;
+      for (const change of pending) this.onChange(change);
+    }
+  }
+
+  /** Sends the trades of `trades` (oldest first) not sent yet. */
+  private send(trades: readonly Trade[]): void {
+    const { fresh, cursor } = advance(this.cursor, trades);
+    this.cursor = cursor;
+    if (fresh.length === 0) return;
     this.saidResyncing = false;
-    const trades = reading.fresh.map((trade) => streamTrade(tradeFigures(this.market, trade)));
-    this.deliver({ type: 'trades', channel: this.channel, trades });
+    const sent = fresh.map((trade) => streamTrade(tradeFigures(this.market, trade)));
+    this.deliver({ type: 'trades', channel: this.channel, trades: sent });
   }
 
   private resyncing(): void {

@@ -7,13 +7,9 @@ interface FollowedChannel {
   readonly sinks: Set<TradesSink>;
 }
 
-/**
- * The trade feeds of a process: one per instrument that has a subscriber, shared by all of them, and
- * one listener of the store's change notices that hands each to its instrument's feed.
- */
+/** The trade feeds of a process: one per instrument that has a subscriber, shared by all of them. */
 export class TradeFeeds {
   private readonly channels = new Map<string, FollowedChannel>();
-  private stopNotices?: () => void;
 
   /** `startTime` says from when on a feed that starts now sends trades (those after it). */
   constructor(
@@ -39,9 +35,6 @@ export class TradeFeeds {
       channel = { driver, sinks };
       this.channels.set(instrument, channel);
       driver.start();
-      this.stopNotices ??= this.store.onChange((notice) => {
-        if (notice.kind === 'instrument') this.channels.get(notice.instrument)?.driver.notice(notice);
-      });
     }
     const followed = channel;
     followed.sinks.add(sink);
@@ -50,14 +43,11 @@ export class TradeFeeds {
       if (followed.sinks.size > 0 || this.channels.get(instrument) !== followed) return;
       followed.driver.stop();
       this.channels.delete(instrument);
-      if (this.channels.size === 0) this.close();
     };
   }
 
   close(): void {
     for (const { driver } of this.channels.values()) driver.stop();
     this.channels.clear();
-    this.stopNotices?.();
-    this.stopNotices = undefined;
   }
 }

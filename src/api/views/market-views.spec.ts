@@ -1,6 +1,6 @@
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
-import { BookChangeSubscription, ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
+import { ChangeSubscription, ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
 import { eventually, head, trade } from '../../store/testing/state-store-contract';
 import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
@@ -78,7 +78,7 @@ class RestartableStore implements StateStore {
   onReset() {
     return () => undefined;
   }
-  followBook(): BookChangeSubscription {
+  followInstrument(): ChangeSubscription {
     return { ready: Promise.resolve(), close: () => undefined };
   }
   health() {

@@ -2,7 +2,7 @@ import { MarketCatalog } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import {
-  BookChange,
+  InstrumentChange,
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
@@ -444,12 +444,12 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect(own.notices).toHaveLength(2);
     });
 
-    it('announces each written change of a followed book, from the version it held, to every follower', async () => {
+    it('announces what each write changed of a followed instrument, from the versions it held, to every follower', async () => {
       const peer = await subject.openPeer();
-      const changes: BookChange[] = [];
-      const seenByPeer: BookChange[] = [];
-      const own = store.followBook(BTC, (change) => changes.push(change));
-      const other = peer.followBook(BTC, (change) => seenByPeer.push(change));
+      const changes: InstrumentChange[] = [];
+      const seenByPeer: InstrumentChange[] = [];
+      const own = store.followInstrument(BTC, (change) => changes.push(change));
+      const other = peer.followInstrument(BTC, (change) => seenByPeer.push(change));
       await Promise.all([own.ready, other.ready]);
       await store.write([
         {
@@ -470,7 +470,7 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
         {
           instrument: BTC,
           replace: false,
-          head: head(BTC, 7),
+          head: head(BTC, 7, { tradesRevision: 2 }),
           levels: {
             bids: [
               ['99', '0'],
@@ -479,13 +479,14 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
             ],
             asks: [],
           },
+          tradesAdded: [trade('12', T0 + 5, { side: 'sell' }), trade('11', T0 + 4)],
         },
       ]);
       await subject.setLease(BTC, { owner: 'ingest-a', token: 7 });
       await store.write([
         { instrument: BTC, replace: false, head: head(BTC, 9), fence: { owner: 'ingest-b', token: 7 } },
       ]);
-      const expected: BookChange[] = [
+      const expected: InstrumentChange[] = [
         {
           instrument: BTC,
           replace: true,
@@ -495,18 +496,22 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
             ['99', '2'],
           ],
           asks: [['101', '1']],
+          trades: [],
         },
         {
           instrument: BTC,
           fromVersion: 3,
           replace: false,
-          head: head(BTC, 7),
+          head: head(BTC, 7, { tradesRevision: 2 }),
           // A price given twice is announced once, with its last amount, as it was stored.
           bids: [
             ['99', '0'],
             ['98', '5'],
           ],
           asks: [],
+          fromTradesRevision: 0,
+          // The trades the write added, in its order.
+          trades: [trade('12', T0 + 5, { side: 'sell' }), trade('11', T0 + 4)],
         },
       ];
       await eventually(() => expect(changes).toEqual(expected));
@@ -517,7 +522,13 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       await subject.setLease(BTC, undefined);
       await store.write([{ instrument: BTC, replace: false, head: head(BTC, 8) }]);
       await eventually(() => expect(seenByPeer).toHaveLength(3));
-      expect(seenByPeer[2]).toMatchObject({ fromVersion: 7, bids: [], asks: [] });
+      expect(seenByPeer[2]).toMatchObject({
+        fromVersion: 7,
+        bids: [],
+        asks: [],
+        fromTradesRevision: 2,
+        trades: [],
+      });
       expect(changes).toHaveLength(2);
       other.close();
     });
