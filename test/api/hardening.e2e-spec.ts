@@ -204,8 +204,9 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
       }
       expect(statuses.slice(0, LIMIT).every((status) => status === 200)).toBe(true);
       expect(statuses[LIMIT]).toBe(429);
-      // Health and metrics are never limited.
-      expect((await call(`${limited.app.url}/health/live`)).status).toBe(200);
+      // Health, metrics and the documents are never limited.
+      for (const path of ['/health/live', '/metrics', '/docs-json', '/docs/asyncapi.json', '/docs'])
+        expect([path, (await call(`${limited.app.url}${path}`)).status]).toEqual([path, 200]);
     } finally {
       await limited.close();
     }

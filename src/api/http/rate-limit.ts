@@ -3,10 +3,11 @@ import type { ApiReply } from './api-http';
 import { ApiError } from './api-error';
 import { ClientRateLimit } from './client-rate-limit';
 
-const UNLIMITED = /^\/(health\/|metrics\/?(\?|$))/;
+/** Health, metrics and the API's documents (`/docs`, its page's files, `/docs-json`, the AsyncAPI document). */
+const UNLIMITED = /^\/(health\/|metrics\/?(\?|$)|docs([-/?]|$))/;
 
 /**
- * Counts a request to `url` from `client` against `limit` (health and metrics are not limited) and
+ * Counts a request to `url` from `client` against `limit` (health, metrics and documents are not) and
  * adds the limit's headers to `reply`: the 429 to answer with when the client is over the limit.
  * Fastify's hook and the fast path both limit here, with the same limiter instance.
  */
