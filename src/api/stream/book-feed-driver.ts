@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { BookChannelEvent } from '../../market/stream/book-channel-event';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
-import { InstrumentChange, ChangeSubscription, BookView, StateStore } from '../../store/state-store';
+import { InstrumentChange, BookView, StateStore } from '../../store/state-store';
 import { StoreFollower } from './store-follower';
 
 export type BookEventSink = (event: BookChannelEvent) => void;
@@ -19,9 +19,6 @@ export type BookStore = Pick<StateStore, 'readBook' | 'readHeads' | 'followInstr
 export class BookFeedDriver {
   private readonly logger = new Logger(BookFeedDriver.name);
   private readonly follower: StoreFollower;
-  private subscription?: ChangeSubscription;
-  /** Changes that came while the book was read: applied after it, in order. */
-  private pending?: InstrumentChange[];
   /** A stored version the last check found ahead of the feed: it must have come by the next check. */
   private expected?: number;
 
@@ -31,7 +28,8 @@ export class BookFeedDriver {
     private readonly store: BookStore,
     private readonly deliver: BookEventSink,
   ) {
-    this.follower = new StoreFollower(store, {
+    this.follower = new StoreFollower(store, this.instrument, {
+      change: (change) => this.onChange(change),
       reset: () => this.suspend(),
       read: () => this.read(),
       failed: (error) =>
@@ -41,19 +39,10 @@ export class BookFeedDriver {
   }
 
   start(): void {
-    if (this.subscription) return;
-    const subscription = this.store.followInstrument(this.instrument, (change) => this.onChange(change));
-    this.subscription = subscription;
-    // The first read waits until changes reach the feed, so that none falls between the two.
-    const begin = (): void => {
-      if (this.subscription === subscription) this.follower.start();
-    };
-    subscription.ready.then(begin, begin);
+    this.follower.start();
   }
 
   stop(): void {
-    this.subscription?.close();
-    this.subscription = undefined;
     this.follower.stop();
   }
 
@@ -64,10 +53,6 @@ export class BookFeedDriver {
 
   /** Applies one written change of the book; while the feed waits for a whole book, it asks for one. */
   onChange(change: InstrumentChange): void {
-    if (this.pending) {
-      this.pending.push(change);
-      return;
-    }
     const { head, fromVersion, bids, asks } = change;
     if (head.syncState !== 'live') return this.suspend();
     const book = { version: head.bookVersion, time: head.bookUpdatedAt, bids, asks };
@@ -80,17 +65,12 @@ export class BookFeedDriver {
   /** The whole book when the feed waits for one, else a check that the changes announced so far came. */
   private async read(): Promise<void> {
     if (this.feed.live && (await this.caughtUp())) return;
-    this.pending = [];
     try {
       const view = await this.store.readBook(this.instrument);
       if (this.follower.running) this.use(view);
     } catch (error) {
       this.suspend();
       throw error;
-    } finally {
-      const pending = this.pending;
-      this.pending = undefined;
-      for (const change of pending) this.onChange(change);
     }
   }
 

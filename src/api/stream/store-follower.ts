@@ -1,12 +1,14 @@
-import { StateStore } from '../../store/state-store';
+import { ChangeSubscription, InstrumentChange, StateStore } from '../../store/state-store';
 
 /** While the store cannot be read, it is tried again this often. */
 const RETRY_MS = 1_000;
 /** The store is read this often even without a notice, since pub/sub may lose one. */
 const RECHECK_MS = 5_000;
 
-/** What a channel reads from the store. */
+/** What a channel follows of one instrument in the store: each write's change, and reads. */
 export interface FollowedRead {
+  /** What a write changed, in the order of the writes; one that comes during a read, after it. */
+  change(change: InstrumentChange): void;
   /** The store lost its contents; a read follows. */
   reset(): void;
   /** Reads and delivers what changed; a rejection starts a spell of failures. */
@@ -18,8 +20,10 @@ export interface FollowedRead {
 }
 
 /**
- * Runs a channel's reads of the store while started: one on each `refresh()`, after a reset, and at
- * least every few seconds; never two at once, and a refresh during a read brings one more after it.
+ * Follows one instrument's writes while started, and runs the channel's reads of the store: the first
+ * once the writes reach it (so that none falls between the two), then one on each `refresh()`, after a
+ * reset, and at least every few seconds; never two at once, and a refresh during a read brings one
+ * more after it.
  */
 export class StoreFollower {
   private reading = false;
@@ -29,9 +33,13 @@ export class StoreFollower {
   private stopped = true;
   private timer?: NodeJS.Timeout;
   private stopResets?: () => void;
+  private subscription?: ChangeSubscription;
+  /** Changes that came during the read under way. */
+  private held?: InstrumentChange[];
 
   constructor(
-    private readonly store: Pick<StateStore, 'onReset'>,
+    private readonly store: Pick<StateStore, 'onReset' | 'followInstrument'>,
+    private readonly instrument: string,
     private readonly followed: FollowedRead,
   ) {}
 
@@ -40,6 +48,18 @@ export class StoreFollower {
   }
 
   start(): void {
+    if (this.subscription) return;
+    const subscription = this.store.followInstrument(this.instrument, (change) =>
+      this.held ? this.held.push(change) : this.followed.change(change),
+    );
+    this.subscription = subscription;
+    const begin = (): void => {
+      if (this.subscription === subscription) this.startReading();
+    };
+    subscription.ready.then(begin, begin);
+  }
+
+  private startReading(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.stopResets = this.store.onReset(() => {
@@ -56,6 +76,8 @@ export class StoreFollower {
   }
 
   stop(): void {
+    this.subscription?.close();
+    this.subscription = undefined;
     this.stopped = true;
     clearInterval(this.timer);
     this.stopResets?.();
@@ -69,6 +91,7 @@ export class StoreFollower {
       return;
     }
     this.reading = true;
+    this.held = [];
     this.lastReadAt = Date.now();
     this.followed
       .read()
@@ -84,6 +107,9 @@ export class StoreFollower {
       )
       .finally(() => {
         this.reading = false;
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const change of held) this.followed.change(change);
         if (!this.readAgain) return;
         this.readAgain = false;
         this.refresh();

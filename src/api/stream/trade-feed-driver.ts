@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { MarketInfo } from '../../market/market-info';
 import { Trade } from '../../market/trade';
-import { ChangeSubscription, InstrumentChange, StateStore } from '../../store/state-store';
+import { InstrumentChange, StateStore } from '../../store/state-store';
 import { compareTradesOldestFirst } from '../../store/store-order';
 import { tradeFigures } from '../views/trade-figures';
 import { advance, readTail, startCursor, TradeCursor } from './trade-cursor';
@@ -23,13 +23,10 @@ export class TradeFeedDriver {
   private readonly logger = new Logger(TradeFeedDriver.name);
   private cursor: TradeCursor;
   private readonly follower: StoreFollower;
-  private subscription?: ChangeSubscription;
   /** The trades revision everything up to is sent; undefined until a read tells it. */
   private revision?: number;
   /** The revision the read under way holds at least. */
   private readingRevision?: number;
-  /** Changes that came while the trades were read: applied after it, in order. */
-  private pending?: InstrumentChange[];
   private saidResyncing = false;
 
   constructor(
@@ -40,7 +37,8 @@ export class TradeFeedDriver {
     private readonly deliver: TradesSink,
   ) {
     this.cursor = startCursor(startTime);
-    this.follower = new StoreFollower(store, {
+    this.follower = new StoreFollower(store, market.instrument, {
+      change: (change) => this.onChange(change),
       reset: () => {
         this.revision = undefined;
         this.resyncing();
@@ -52,30 +50,15 @@ export class TradeFeedDriver {
   }
 
   start(): void {
-    if (this.subscription) return;
-    const subscription = this.store.followInstrument(this.market.instrument, (change) =>
-      this.onChange(change),
-    );
-    this.subscription = subscription;
-    // The first read waits until changes reach the feed, so that none falls between the two.
-    const begin = (): void => {
-      if (this.subscription === subscription) this.follower.start();
-    };
-    subscription.ready.then(begin, begin);
+    this.follower.start();
   }
 
   stop(): void {
-    this.subscription?.close();
-    this.subscription = undefined;
     this.follower.stop();
   }
 
   /** Sends the trades a write added; one that does not follow on from the revision known brings a read. */
   onChange(change: InstrumentChange): void {
-    if (this.pending) {
-      this.pending.push(change);
-      return;
-    }
     const revision = change.head.tradesRevision;
     if (revision === this.revision) return;
     if (!change.replace && this.revision !== undefined && change.fromTradesRevision === this.revision) {
@@ -90,20 +73,13 @@ export class TradeFeedDriver {
   private async readTrades(): Promise<void> {
     const revision = this.readingRevision;
     this.readingRevision = undefined;
-    this.pending = [];
-    try {
-      const tail = await this.store.readTradesFrom(this.market.instrument, this.cursor.time);
-      if (!this.follower.running) return;
-      const reading = readTail(this.cursor, tail);
-      if (reading.broken) this.resyncing();
-      else if (reading.fresh.length === 0) this.saidResyncing = false;
-      if (revision !== undefined) this.revision = revision;
-      this.send(reading.fresh);
-    } finally {
-      const pending = this.pending;
-      this.pending = undefined;
-      for (const change of pending) this.onChange(change);
-    }
+    const tail = await this.store.readTradesFrom(this.market.instrument, this.cursor.time);
+    if (!this.follower.running) return;
+    const reading = readTail(this.cursor, tail);
+    if (reading.broken) this.resyncing();
+    else if (reading.fresh.length === 0) this.saidResyncing = false;
+    if (revision !== undefined) this.revision = revision;
+    this.send(reading.fresh);
   }
 
   /** Sends the trades of `trades` (oldest first) not sent yet. */
