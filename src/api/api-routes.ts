@@ -3,6 +3,7 @@ import { CmcEndpoints } from './cmc/cmc-endpoints';
 import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
 import type { ApiRequest } from './http/api-http';
 import type { ApiRoute } from './http/api-route';
+import { ListingHealthEndpoints } from './listing-health/listing-health-endpoints';
 import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
 
@@ -19,6 +20,7 @@ export class ApiRoutes {
     cmc: CmcEndpoints,
     coingecko: CoingeckoEndpoints,
     mirror: MirrorEndpoints,
+    health: ListingHealthEndpoints,
   ) {
     this.all = [
       { path: '/asset', fastPath: true, handler: (request, reply) => listing.asset(request, reply) },
@@ -34,6 +36,16 @@ export class ApiRoutes {
         path: '/trades/:instrument',
         fastPath: true,
         handler: (request, reply) => listing.trades(param(request, 'instrument'), request, reply),
+      },
+      {
+        path: '/listing-health',
+        fastPath: false,
+        handler: (request, reply) => health.all(request, reply),
+      },
+      {
+        path: '/listing-health/:instrument',
+        fastPath: false,
+        handler: (request, reply) => health.one(param(request, 'instrument'), request, reply),
       },
       { path: '/cmc/summary', fastPath: false, handler: (request, reply) => cmc.summary(request, reply) },
       { path: '/cmc/assets', fastPath: false, handler: (request, reply) => cmc.assets(request, reply) },

@@ -3,6 +3,8 @@ import { ApiReadiness } from './api-readiness';
 import { ApiRoutes } from './api-routes';
 import { CmcEndpoints } from './cmc/cmc-endpoints';
 import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
+import { ListingHealthEndpoints } from './listing-health/listing-health-endpoints';
+import { ListingHealthService } from './listing-health/listing-health-service';
 import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
 import { StreamServer } from './stream/stream-server';
@@ -11,7 +13,7 @@ import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
 import { Responder } from './views/responder';
 
-/** The API role: every listing endpoint and the REST mirror, served from the stored state (`ApiRoutes`),
+/** The API role: every listing endpoint, the listing health and the REST mirror, served from the stored state (`ApiRoutes`),
  * and the live stream (`StreamServer`). */
 @Module({
   providers: [
@@ -24,6 +26,8 @@ import { Responder } from './views/responder';
     CmcEndpoints,
     CoingeckoEndpoints,
     MirrorEndpoints,
+    ListingHealthService,
+    ListingHealthEndpoints,
     ApiRoutes,
     StreamServer,
   ],

@@ -16,6 +16,9 @@ import {
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
 
+/** A non-negative decimal in plain notation. */
+const DECIMAL = /^\d+(\.\d+)?$/;
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -83,6 +86,36 @@ export class AppConfig {
   /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
   @Milliseconds({ min: 1_000 })
   STALE_AFTER_MS = 60_000;
+  // Listing health at `/listing-health`: what aggregators will judge each market by.
+
+  /** Assets counted as one US dollar, in order of preference, comma-separated; others are priced through markets against them. */
+  @Format(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, 'comma-separated upper-case asset symbols such as USD,USDT')
+  USD_REFERENCE_ASSETS = 'USD,USDT,USDC';
+
+  /** `wide_spread` above this spread, in percent of the mid. */
+  @Format(DECIMAL, 'a decimal number such as 2 or 0.5')
+  LISTING_MAX_SPREAD_PERCENT = '2';
+
+  /** `thin_depth` when either side's ±2 % depth is worth less than this many US dollars. */
+  @Format(DECIMAL, 'a decimal number such as 1000')
+  LISTING_MIN_DEPTH_USD = '1000';
+
+  /** `stale_trades` when a market's last trade is older than this. */
+  @Milliseconds({ min: 1_000 })
+  LISTING_STALE_TRADES_MS = 3_600_000;
+
+  /** `stale_book` when a market's book was last known current longer ago than this. */
+  @Milliseconds({ min: 1_000 })
+  LISTING_STALE_BOOK_MS = 60_000;
+
+  /** `volume_without_depth` when the 24-hour volume exceeds the ±2 % depth this many times. */
+  @Format(DECIMAL, 'a decimal number such as 100')
+  LISTING_VOLUME_DEPTH_RATIO = '100';
+
+  /** The books behind the figures are read again when asked for and older than this. */
+  @Milliseconds({ min: 100, max: 600_000 })
+  LISTING_HEALTH_REFRESH_MS = 10_000;
+
   // The live stream at `/stream`, on the processes that serve the API.
   /** Channels one connection may follow at once; also the most one subscribe frame may name. */
   @Integer({ min: 1, max: 10_000 })

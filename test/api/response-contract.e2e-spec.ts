@@ -88,7 +88,14 @@ describe('live responses against the OpenAPI document', () => {
         '/coingecko/pairs',
         '/coingecko/tickers',
         '/frontoffice/api/info',
+        '/listing-health',
       ].map((path) => [path, path]),
+    );
+  });
+
+  it("every listed market's listing health", async () => {
+    await expectKept(
+      LISTED.map((m): Call => ['/listing-health/{instrument}', `/listing-health/${dashed(m)}`]),
     );
   });
 
@@ -191,6 +198,7 @@ describe('live responses against the OpenAPI document', () => {
         ['/coingecko/historical_trades', `/coingecko/historical_trades?ticker_id=${upper(HIDDEN)}`],
         ['/marketdata/instruments/{instrument}/depth', `/marketdata/instruments/${HIDDEN}/depth`],
         ['/marketdata/instruments/{instrument}/history', '/marketdata/instruments/abc_xyz/history'],
+        ['/listing-health/{instrument}', `/listing-health/${HIDDEN}`],
       ],
       404,
     );

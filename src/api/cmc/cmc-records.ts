@@ -10,7 +10,7 @@ import { withoutUnknown } from '../views/without-unknown';
  * at the market's scales, times Unix milliseconds as JSON integers, pairs written `BASE_QUOTE`.
  */
 
-export function cmcPair(summary: MarketSummary): string {
+export function cmcPair(summary: Pick<MarketSummary, 'base' | 'quote'>): string {
   return `${summary.base}_${summary.quote}`;
 }
 

@@ -9,7 +9,7 @@ import { TradeFigures } from '../views/trade-figures';
  * integers, tickers written `BASE_QUOTE`.
  */
 
-export function tickerId(summary: MarketSummary): string {
+export function tickerId(summary: Pick<MarketSummary, 'base' | 'quote'>): string {
   return `${summary.base}_${summary.quote}`;
 }
 

@@ -12,7 +12,7 @@ interface Entry {
   used: boolean;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Responses by key (endpoint and parameters), each built once per state version: the next request

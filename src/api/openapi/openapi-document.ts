@@ -5,11 +5,19 @@ import { CMC } from './cmc-paths';
 import { COINGECKO } from './coingecko-paths';
 import { EndpointFamily } from './endpoint-family';
 import { HEALTH } from './health-paths';
+import { LISTING_HEALTH } from './listing-health-paths';
 import { LISTING } from './listing-paths';
 import { MIRROR } from './mirror-paths';
 import { ERROR_BODY, ERROR_RESPONSES, HEADERS } from './responses';
 
-export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [LISTING, CMC, COINGECKO, MIRROR, HEALTH];
+export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
+  LISTING,
+  LISTING_HEALTH,
+  CMC,
+  COINGECKO,
+  MIRROR,
+  HEALTH,
+];
 
 const DESCRIPTION = `Aggregator listing endpoints of the exchange, CoinMarketCap's and CoinGecko's formats, a mirror of the
 exchange's public REST, and health, all served from the gateway's state, never from a call to the exchange.

@@ -55,7 +55,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
   NoStore: {
     required: true,
-    description: '`no-store`: errors, health and metrics are never cached',
+    description: '`no-store`: errors, health, metrics and the listing health are never cached',
     schema: { type: 'string', enum: ['no-store'] },
   },
   DataAge: {
@@ -105,10 +105,15 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': header('RateLimitReset'),
 };
 
+/** How long a client may keep an answer: live data a second, the catalogue a minute, a report with ages not at all. */
+export type Cache = 'live' | 'catalog' | 'none';
+
+const CACHE_HEADERS: Record<Cache, string> = { live: 'CacheLive', catalog: 'CacheCatalog', none: 'NoStore' };
+
 /** Headers of every answer served from the response cache. */
 const cachedHeaders = (cache: Cache) => ({
   ETag: header('ETag'),
-  'Cache-Control': header(cache === 'live' ? 'CacheLive' : 'CacheCatalog'),
+  'Cache-Control': header(CACHE_HEADERS[cache]),
   'X-Data-Age-Ms': header('DataAge'),
   'Last-Modified': header('LastModified'),
   'X-Data-Stale': header('DataStale'),
@@ -183,9 +188,6 @@ const COMMON_ERRORS = {
   '406': refTo('NotAcceptable'),
   '429': refTo('TooManyRequests'),
 };
-
-/** How long a client may keep an answer: live data a second, the catalogue a minute. */
-export type Cache = 'live' | 'catalog';
 
 export interface ErrorCases {
   /** Takes a path or query parameter that can be wrong. */

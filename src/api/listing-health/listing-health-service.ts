@@ -1,0 +1,168 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { AppConfig } from '../../config/app-config';
+import { ExactRatio } from '../../market/exact-ratio';
+import { BookLiquidity, bookLiquidity } from '../../market/listing-health/book-liquidity';
+import { ListingThresholds } from '../../market/listing-health/listing-thresholds';
+import { MarketHealth, marketHealth } from '../../market/listing-health/market-health';
+import { PriceSource, UsdPrices } from '../../market/listing-health/usd-prices';
+import { isFrozen, MarketInfo } from '../../market/market-info';
+import { EMPTY_STATS } from '../../market/market-stats';
+import { ListingService } from '../views/listing-service';
+import { MarketViews } from '../views/market-views';
+import { ListingHealthMetrics } from './listing-health-metrics';
+
+/** Books read at once during a refresh: enough to hide the store's round trips, few enough not to crowd it. */
+const PARALLEL_BOOK_READS = 8;
+/** Figures older than this many refresh intervals are not served while new ones are computed. */
+const SERVE_STALE_INTERVALS = 3;
+
+interface BookFigures {
+  readonly version: number;
+  readonly updatedAt: number;
+  readonly liquidity: BookLiquidity;
+}
+
+interface BooksRead {
+  readonly at: number;
+  readonly figures: ReadonlyMap<string, BookFigures>;
+  readonly prices: UsdPrices;
+}
+
+export interface HealthReport {
+  /** When the report was made; every age is counted to it. */
+  readonly generatedAt: number;
+  /** When the books behind the depth and spread figures were read. */
+  readonly booksReadAt: number;
+  readonly markets: readonly MarketHealth[];
+}
+
+/**
+ * The listing-health figures of every listed market. Books are read (through the API's book cache,
+ * so only those whose version moved) when the figures are asked for and older than
+ * LISTING_HEALTH_REFRESH_MS; the heads' figures (volumes, ages, status) are those of the moment asked.
+ * Nothing is read while nobody asks.
+ */
+@Injectable()
+export class ListingHealthService {
+  private readonly logger = new Logger(ListingHealthService.name);
+  readonly thresholds: ListingThresholds;
+  readonly references: readonly string[];
+  private readonly refreshMs: number;
+  private books?: BooksRead;
+  private reading?: Promise<BooksRead>;
+
+  constructor(
+    private readonly listing: ListingService,
+    private readonly views: MarketViews,
+    config: AppConfig,
+    registry: Registry,
+  ) {
+    this.references = config.USD_REFERENCE_ASSETS.split(',');
+    this.refreshMs = config.LISTING_HEALTH_REFRESH_MS;
+    this.thresholds = {
+      maxSpreadPercent: ExactRatio.of(config.LISTING_MAX_SPREAD_PERCENT),
+      minDepthUsd: ExactRatio.of(config.LISTING_MIN_DEPTH_USD),
+      staleTradesMs: config.LISTING_STALE_TRADES_MS,
+      staleBookMs: config.LISTING_STALE_BOOK_MS,
+      volumeToDepthRatio: ExactRatio.of(config.LISTING_VOLUME_DEPTH_RATIO),
+    };
+    new ListingHealthMetrics(registry, async () => (views.ready ? this.report() : undefined));
+  }
+
+  /** Every listed market's figures, in instrument order. */
+  async report(): Promise<HealthReport> {
+    const markets = this.listing.markets().markets.map((listed) => listed.market);
+    const books = await this.currentBooks(markets);
+    const now = Date.now();
+    return {
+      generatedAt: now,
+      booksReadAt: books.at,
+      markets: markets.map((market) => this.health(market, books, now)),
+    };
+  }
+
+  private health(market: MarketInfo, books: BooksRead, now: number): MarketHealth {
+    const head = this.views.head(market.instrument);
+    const figures = books.figures.get(market.instrument);
+    return marketHealth(
+      {
+        market,
+        stats: head?.stats ?? EMPTY_STATS,
+        lastTradeTime: head?.lastTrade?.time || undefined,
+        confirmedAt: head?.confirmedAt ?? 0,
+        syncState: head?.syncState,
+        bookVersion: figures?.version,
+        liquidity: figures?.liquidity ?? bookLiquidity([], []),
+        quoteUsd: books.prices.of(market.quoteAsset.toUpperCase()),
+        now,
+      },
+      this.thresholds,
+    );
+  }
+
+  /** The books read last, or read again when too old: waited for only when too old to serve meanwhile. */
+  private async currentBooks(markets: readonly MarketInfo[]): Promise<BooksRead> {
+    const age = this.books ? Date.now() - this.books.at : Number.POSITIVE_INFINITY;
+    if (age < this.refreshMs) return this.books!;
+    this.reading ??= this.readBooks(markets).finally(() => (this.reading = undefined));
+    if (this.books && age < this.refreshMs * SERVE_STALE_INTERVALS) return this.books;
+    return this.reading;
+  }
+
+  private async readBooks(markets: readonly MarketInfo[]): Promise<BooksRead> {
+    const at = Date.now();
+    const previous = this.books?.figures;
+    const figures = new Map<string, BookFigures>();
+    let next = 0;
+    const reader = async () => {
+      while (next < markets.length) {
+        const { instrument } = markets[next++];
+        const book = await this.views.book(instrument).catch((error: Error) => {
+          this.logger.warn(`${instrument}: no book for its listing health: ${error.message}`);
+          return undefined;
+        });
+        if (!book) continue;
+        const known = previous?.get(instrument);
+        figures.set(
+          instrument,
+          known && known.version === book.version && known.updatedAt === book.updatedAt
+            ? known
+            : {
+                version: book.version,
+                updatedAt: book.updatedAt,
+                liquidity: bookLiquidity(book.bids, book.asks),
+              },
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL_BOOK_READS }, reader));
+    const books = {
+      at,
+      figures,
+      prices: new UsdPrices(this.references, this.priceSources(markets, figures)),
+    };
+    this.books = books;
+    return books;
+  }
+
+  /** Markets trusted to price an asset: live, not frozen, with both sides and not crossed. */
+  private priceSources(
+    markets: readonly MarketInfo[],
+    figures: ReadonlyMap<string, BookFigures>,
+  ): PriceSource[] {
+    const sources: PriceSource[] = [];
+    for (const market of markets) {
+      const liquidity = figures.get(market.instrument)?.liquidity;
+      const head = this.views.head(market.instrument);
+      if (!liquidity?.mid || liquidity.crossed || isFrozen(market) || head?.syncState !== 'live') continue;
+      sources.push({
+        instrument: market.instrument,
+        base: market.baseAsset.toUpperCase(),
+        quote: market.quoteAsset.toUpperCase(),
+        mid: liquidity.mid,
+      });
+    }
+    return sources;
+  }
+}
