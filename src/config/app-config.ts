@@ -112,9 +112,12 @@ export class AppConfig {
   @Format(DECIMAL, 'a decimal number such as 100')
   LISTING_VOLUME_DEPTH_RATIO = '100';
 
-  /** The books behind the figures are read again when asked for and older than this. */
-  @Milliseconds({ min: 100, max: 600_000 })
-  LISTING_HEALTH_REFRESH_MS = 10_000;
+  /**
+   * The books behind the figures are read again when asked for and older than this: a refresh reads
+   * every book that moved, seconds of the API's CPU at a thousand deep books (BENCHMARKS.md).
+   */
+  @Milliseconds({ min: 100, max: 3_600_000 })
+  LISTING_HEALTH_REFRESH_MS = 60_000;
 
   // The live stream at `/stream`, on the processes that serve the API.
   /** Channels one connection may follow at once; also the most one subscribe frame may name. */

@@ -26,22 +26,22 @@ interface BookFigures {
 interface BooksRead {
   readonly at: number;
   readonly figures: ReadonlyMap<string, BookFigures>;
-  readonly prices: UsdPrices;
 }
 
 export interface HealthReport {
   /** When the report was made; every age is counted to it. */
   readonly generatedAt: number;
-  /** When the books behind the depth and spread figures were read. */
+  /** When the books behind the depth figures were read. */
   readonly booksReadAt: number;
   readonly markets: readonly MarketHealth[];
 }
 
 /**
- * The listing-health figures of every listed market. Books are read (through the API's book cache,
- * so only those whose version moved) when the figures are asked for and older than
- * LISTING_HEALTH_REFRESH_MS; the heads' figures (volumes, ages, status) are those of the moment asked.
- * Nothing is read while nobody asks.
+ * The listing-health figures of every listed market. The best prices, volumes, ages and status are
+ * the heads' of the moment asked, and so are the dollar prices, from the markets' mids. The ±2 %
+ * depths need whole books: they are read (through the API's book cache, so only those whose version
+ * moved) when the figures are asked for and older than LISTING_HEALTH_REFRESH_MS, and nothing is
+ * read while nobody asks.
  */
 @Injectable()
 export class ListingHealthService {
@@ -75,30 +75,40 @@ export class ListingHealthService {
     const markets = this.listing.markets().markets.map((listed) => listed.market);
     const books = await this.currentBooks(markets);
     const now = Date.now();
+    const tops = new Map(markets.map((market) => [market.instrument, this.top(market)]));
+    const prices = new UsdPrices(this.references, priceSources(markets, tops, this.views));
     return {
       generatedAt: now,
       booksReadAt: books.at,
-      markets: markets.map((market) => this.health(market, books, now)),
+      markets: markets.map((market) => {
+        const head = this.views.head(market.instrument);
+        const depth = books.figures.get(market.instrument);
+        return marketHealth(
+          {
+            market,
+            stats: head?.stats ?? EMPTY_STATS,
+            lastTradeTime: head?.lastTrade?.time || undefined,
+            confirmedAt: head?.confirmedAt ?? 0,
+            syncState: head?.syncState,
+            bookVersion: depth?.version,
+            liquidity: {
+              ...tops.get(market.instrument)!,
+              plusDepth: depth?.liquidity.plusDepth,
+              minusDepth: depth?.liquidity.minusDepth,
+            },
+            quoteUsd: prices.of(market.quoteAsset.toUpperCase()),
+            now,
+          },
+          this.thresholds,
+        );
+      }),
     };
   }
 
-  private health(market: MarketInfo, books: BooksRead, now: number): MarketHealth {
+  /** The best prices, mid and spread of the head: current, where the depths are of the last books read. */
+  private top(market: MarketInfo): BookLiquidity {
     const head = this.views.head(market.instrument);
-    const figures = books.figures.get(market.instrument);
-    return marketHealth(
-      {
-        market,
-        stats: head?.stats ?? EMPTY_STATS,
-        lastTradeTime: head?.lastTrade?.time || undefined,
-        confirmedAt: head?.confirmedAt ?? 0,
-        syncState: head?.syncState,
-        bookVersion: figures?.version,
-        liquidity: figures?.liquidity ?? bookLiquidity([], []),
-        quoteUsd: books.prices.of(market.quoteAsset.toUpperCase()),
-        now,
-      },
-      this.thresholds,
-    );
+    return bookLiquidity(head?.bestBid ? [head.bestBid] : [], head?.bestAsk ? [head.bestAsk] : []);
   }
 
   /** The books read last, or read again when too old: waited for only when too old to serve meanwhile. */
@@ -137,32 +147,27 @@ export class ListingHealthService {
       }
     };
     await Promise.all(Array.from({ length: PARALLEL_BOOK_READS }, reader));
-    const books = {
-      at,
-      figures,
-      prices: new UsdPrices(this.references, this.priceSources(markets, figures)),
-    };
-    this.books = books;
-    return books;
+    return (this.books = { at, figures });
   }
+}
 
-  /** Markets trusted to price an asset: live, not frozen, with both sides and not crossed. */
-  private priceSources(
-    markets: readonly MarketInfo[],
-    figures: ReadonlyMap<string, BookFigures>,
-  ): PriceSource[] {
-    const sources: PriceSource[] = [];
-    for (const market of markets) {
-      const liquidity = figures.get(market.instrument)?.liquidity;
-      const head = this.views.head(market.instrument);
-      if (!liquidity?.mid || liquidity.crossed || isFrozen(market) || head?.syncState !== 'live') continue;
-      sources.push({
-        instrument: market.instrument,
-        base: market.baseAsset.toUpperCase(),
-        quote: market.quoteAsset.toUpperCase(),
-        mid: liquidity.mid,
-      });
-    }
-    return sources;
+/** Markets trusted to price an asset: live, not frozen, with both sides and not crossed. */
+function priceSources(
+  markets: readonly MarketInfo[],
+  tops: ReadonlyMap<string, BookLiquidity>,
+  views: MarketViews,
+): PriceSource[] {
+  const sources: PriceSource[] = [];
+  for (const market of markets) {
+    const top = tops.get(market.instrument);
+    if (!top?.mid || top.crossed || isFrozen(market) || views.head(market.instrument)?.syncState !== 'live')
+      continue;
+    sources.push({
+      instrument: market.instrument,
+      base: market.baseAsset.toUpperCase(),
+      quote: market.quoteAsset.toUpperCase(),
+      mid: top.mid,
+    });
   }
+  return sources;
 }

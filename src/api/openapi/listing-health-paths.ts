@@ -89,7 +89,8 @@ const MARKET: SchemaObject = {
     }),
     book_version: nullable({
       type: 'integer',
-      description: 'the version of the book the spread and depth figures come from',
+      description:
+        'the version of the book the ±2 % depths come from (the best prices and spread are current)',
       example: 120345,
     }),
     best_bid: nullable(decimal('best bid', '64946.00')),
@@ -160,7 +161,7 @@ const REPORT: SchemaObject = {
   properties: {
     generated_at: milliseconds('Unix milliseconds the ages are counted to', 1_795_000_000_000),
     books_read_at: milliseconds(
-      'Unix milliseconds the books behind the spread and depths were read',
+      'Unix milliseconds the books behind the ±2 % depths were read',
       1_794_999_995_000,
     ),
     thresholds: {
