@@ -245,12 +245,73 @@ describe('BookSynchronizer', () => {
       expect(sync.book.version).toBe(12);
     });
 
-    it('resyncs on a crossed snapshot', () => {
+    it('resyncs on a crossed snapshot and asks for the next one only after a delay', () => {
       const sync = new BookSynchronizer(INSTRUMENT, 0);
       expect(sync.onStreamMessage(snapshot(5, [bid('10', '1'), ask('9', '1')]), 0)).toMatchObject({
         reason: 'crossed',
         state: 'resync',
-        action: 'request-snapshot',
+        action: 'none',
+      });
+      expect(sync.tick(999).action).toBe('none');
+      expect(sync.tick(1000)).toMatchObject({ action: 'request-snapshot', state: 'resync' });
+    });
+
+    describe('with a crossed exchange book', () => {
+      const CROSSED = [bid('101', '1'), ask('100', '1')];
+
+      /** Times at which the synchronizer asks for a snapshot, each answered at once with `answer(time)`. */
+      function requests(
+        sync: BookSynchronizer,
+        until: number,
+        answer: (now: number) => BookMessage,
+      ): number[] {
+        const asked: number[] = [];
+        for (let now = 0; now <= until; now += 10) {
+          const outcome = sync.tick(now);
+          if (outcome.action === 'none') continue;
+          asked.push(now);
+          sync.onRestSnapshot(answer(now), now);
+        }
+        return asked;
+      }
+
+      it.each(['request-snapshot', 'reopen-stream'] as const)(
+        'backs off from 1 s doubling up to snapshotRetryMs instead of asking again at once (%s)',
+        (recovery) => {
+          const sync = liveAt(10, { recovery });
+          // The delta that crosses might be a copy gone wrong: the first snapshot is asked for at once.
+          const first = sync.onStreamMessage(delta(11, [bid('101.5', '1')]), 0);
+          expect(first.action).toBe(recovery);
+          expect(sync.onRestSnapshot(snapshot(11, CROSSED), 0)).toMatchObject({
+            reason: 'crossed',
+            state: 'resync',
+            action: 'none',
+          });
+          // Deltas keep coming and wait: they do not bring the next snapshot forward.
+          for (let version = 12; version < 20; version++)
+            expect(sync.onStreamMessage(delta(version, [ask('110', `${version}`)]), 5).action).toBe('none');
+
+          const asked = requests(sync, 30_000, (now) => snapshot(20 + now, CROSSED));
+          expect(asked).toEqual([1000, 3000, 7000, 12000, 17000, 22000, 27000]);
+          expect(sync.state).toBe('resync');
+          expect(sync.book.isCrossed()).toBe(true);
+        },
+      );
+
+      it('goes live from the first snapshot that is no longer crossed, and backs off from 1 s again later', () => {
+        const sync = new BookSynchronizer(INSTRUMENT, 0);
+        sync.onStreamMessage(snapshot(5, CROSSED), 0);
+        expect(requests(sync, 3500, (now) => snapshot(5 + now, CROSSED))).toEqual([1000, 3000]);
+        sync.onStreamMessage(delta(4000, [bid('101', '0')]), 3600);
+        expect(sync.onRestSnapshot(snapshot(4000, [bid('99', '1'), ask('100', '1')]), 7000)).toMatchObject({
+          state: 'live',
+          reason: 'snapshot',
+        });
+        expect(sync.book.isCrossed()).toBe(false);
+
+        sync.onStreamMessage(snapshot(5000, CROSSED), 8000);
+        expect(sync.tick(8999).action).toBe('none');
+        expect(sync.tick(9000).action).toBe('request-snapshot');
       });
     });
 

@@ -20,6 +20,11 @@ export interface BookSyncOptions {
   /** How long an asked-for snapshot may take before it is asked for again (default 5000 ms). */
   readonly snapshotRetryMs?: number;
   /**
+   * After a snapshot that is crossed itself, how long before the next is asked for (default 1000 ms);
+   * doubled for each further crossed snapshot in a row, up to `snapshotRetryMs`.
+   */
+  readonly crossedRetryMs?: number;
+  /**
    * How long a live book may stay behind a REST snapshot before the versions in between count as lost
    * (default 2000 ms). A stream that lost its last deltas and then went quiet shows no gap of its own.
    */
@@ -120,6 +125,7 @@ const DEFAULTS = {
   maxBufferedMessages: 1000,
   snapshotWaitMs: 1000,
   snapshotRetryMs: 5000,
+  crossedRetryMs: 1000,
   verifyWaitMs: 2000,
   recovery: 'request-snapshot',
   snapshotSliceLevels: DEFAULT_SLICE_LEVELS,
@@ -176,11 +182,15 @@ export class BookSynchronizer {
   private snapshotDueAt: number | undefined;
   /** Whether a snapshot was asked for since the book stopped being live. */
   private snapshotAsked = false;
+  /** Snapshots in a row that were crossed themselves: the exchange's own book is crossed. */
+  private crossedSnapshots = 0;
 
   // Results of the call in progress.
   private changed = false;
   private trouble: Trouble | undefined;
   private troubleHealed = false;
+  /** The trouble is a crossed snapshot: the next snapshot is asked for later, not at once. */
+  private troubleWaitedOut = false;
 
   constructor(
     readonly instrument: string,
@@ -331,16 +341,36 @@ export class BookSynchronizer {
     this.changed = true;
   }
 
-  /** After the book moved: the checks that may end `live`. */
-  private afterBookMoved(now: number): void {
+  /** After the book moved (by a delta, or to a new snapshot): the checks that may end `live`. */
+  private afterBookMoved(now: number, bySnapshot = false): void {
     if (this.book.isCrossed()) {
       this.counts.crossed++;
       const bid = this.book.best('bid')?.[0];
       const ask = this.book.best('ask')?.[0];
       this.enterResync('crossed', now, `best bid ${bid} >= best ask ${ask} at version ${this.book.version}`);
+      if (bySnapshot) this.waitOutCrossedBook(now);
       return;
     }
+    if (bySnapshot) this.crossedSnapshots = 0;
     this.checkPending(now);
+  }
+
+  /**
+   * A snapshot that is crossed itself is the exchange's own book, not a copy gone wrong: one asked for
+   * at once would be crossed again, and the next, as fast as the exchange answers. The next snapshot is
+   * asked for after `crossedRetryMs`, doubled for each crossed snapshot in a row up to `snapshotRetryMs`;
+   * meanwhile deltas wait in the buffer.
+   */
+  private waitOutCrossedBook(now: number): void {
+    // Healed at once from a REST snapshot in hand: that one is being loaded.
+    if (this.loading !== undefined) return;
+    const delay = Math.min(
+      this.options.snapshotRetryMs,
+      this.options.crossedRetryMs * 2 ** Math.min(this.crossedSnapshots, 30),
+    );
+    this.crossedSnapshots++;
+    this.troubleWaitedOut = true;
+    this.snapshotDueAt = now + delay;
   }
 
   /** Checks the book after a delta, then applies the held deltas that have become next in line. */
@@ -382,8 +412,9 @@ export class BookSynchronizer {
       return 'stale';
     }
     this.buffer.set(message.version, message);
-    // The stream began with a delta, so its own snapshot is not coming: ask for one at once.
-    if (!this.snapshotAsked) this.snapshotDueAt = now;
+    // The stream began with a delta, so its own snapshot is not coming: ask for one at once (unless a
+    // crossed exchange book is being waited out).
+    if (!this.snapshotAsked && this.crossedSnapshots === 0) this.snapshotDueAt = now;
     if (this.buffer.size > this.options.maxBufferedMessages) {
       // Keep the newest half: a snapshot taken from now on is newer than the dropped deltas.
       const versions = [...this.buffer.keys()].sort((a, b) => a - b);
@@ -457,7 +488,7 @@ export class BookSynchronizer {
     this.buffer.clear();
     this.held.clear();
     waiting.sort((a, b) => a.version - b.version);
-    this.afterBookMoved(now);
+    this.afterBookMoved(now, true);
     for (const message of waiting) {
       if (message.version <= this.book.version) this.counts.superseded++;
       else if (this.currentState === 'live') this.onLiveDelta(message, now);
@@ -550,6 +581,7 @@ export class BookSynchronizer {
     this.changed = false;
     this.trouble = undefined;
     this.troubleHealed = false;
+    this.troubleWaitedOut = false;
   }
 
   private finish(reason: SyncReason, now: number, detail?: string): SyncOutcome {
@@ -558,7 +590,8 @@ export class BookSynchronizer {
     const finalDetail = this.trouble === undefined ? detail : this.trouble.detail;
     // While a snapshot loads, nothing more is asked for: it is the one awaited.
     if (this.currentState !== 'live' && this.loading === undefined) {
-      if (this.trouble !== undefined && !this.troubleHealed && this.options.recovery === 'reopen-stream') {
+      const waiting = this.troubleHealed || this.troubleWaitedOut;
+      if (this.trouble !== undefined && !waiting && this.options.recovery === 'reopen-stream') {
         action = 'reopen-stream';
       } else if (this.snapshotDueAt !== undefined && now >= this.snapshotDueAt) {
         action = 'request-snapshot';

@@ -9,8 +9,17 @@ export type ChaosFaultKind = FaultName | ProcessFault;
 
 export const PROCESS_FAULTS: readonly ProcessFault[] = ['redis-restart', 'ingest-kill'];
 
+/**
+ * Sandbox faults the schedule leaves out: `stop-matching` makes the exchange's own book crossed, which
+ * the checker rightly counts as a failure of whoever serves it.
+ */
+const UNSCHEDULED: readonly FaultName[] = ['stop-matching'];
+
 /** Every kind the schedule draws from: each switch of the sandbox's catalogue and the process faults. */
-export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [...FAULT_NAMES, ...PROCESS_FAULTS];
+export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
+  ...FAULT_NAMES.filter((name) => !UNSCHEDULED.includes(name)),
+  ...PROCESS_FAULTS,
+];
 
 /** Markets that trade, so that halting or pausing one changes something. */
 const OPEN_MARKETS = ['btc_usdt', 'eth_btc', 'eth_usdt', 'shib_usdt', 'pepe_eth', 'sol_eur', 'usdc_usdt'];

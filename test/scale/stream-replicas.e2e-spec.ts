@@ -16,7 +16,7 @@ interface SentTrade {
   time: number;
 }
 
-/** A market that trades, followed on both replicas, to halt and to pause. */
+/** A market that trades, followed on both replicas, to halt, to pause and to cross. */
 const HELD_MARKET = 'eth_btc';
 
 /**
@@ -39,6 +39,8 @@ const FAULT_DRIVES: Record<FaultName, (sandbox: RunningSandbox) => Promise<void>
     runFault(sandbox, 'halt-market', { flowRate: FLOW, onMs: 1_000, params: { instrument: HELD_MARKET } }),
   'pause-market': (sandbox) =>
     runFault(sandbox, 'pause-market', { flowRate: FLOW, onMs: 1_000, params: { instrument: HELD_MARKET } }),
+  'stop-matching': (sandbox) =>
+    runFault(sandbox, 'stop-matching', { flowRate: FLOW, onMs: 1_000, params: { instrument: HELD_MARKET } }),
   burst: FAULT_CASES['burst of 3000 book updates per second'],
 };
 

@@ -312,4 +312,76 @@ describe('SandboxAccounts', () => {
     expect(trade.maker).toBe(true);
     expect(market.tradeLog.newest(10_000).some((publicTrade) => publicTrade.id === trade.tradeId)).toBe(true);
   });
+
+  describe('with matching stopped (the stop-matching fault)', () => {
+    it('rests crossing orders with their funds locked and cancels a market order unfilled', () => {
+      const { exchange, accounts, market } = setup();
+      exchange.faults.set('stop-matching', true, { instrument: 'btc_usdt' });
+      const bid = accounts.placeOrder(BUYER, limit(Side.Buy, '60000', '0.5'));
+      const ask = accounts.placeOrder(SELLER, limit(Side.Sell, '59000', '0.2'));
+
+      expect([bid.status, ask.status]).toEqual(['Working', 'Working']);
+      expect(market.bestPrice(Side.Buy)).toBe(6_000_000n);
+      expect(market.bestPrice(Side.Sell)).toBe(5_900_000n);
+      expect(balanceOf(accounts, BUYER, 'usdt')).toEqual({ available: '69940', locked: '30060' });
+      expect(balanceOf(accounts, SELLER, 'btc')).toEqual({ available: '9.8', locked: '0.2' });
+
+      const marketBuy = accounts.placeOrder(BUYER, marketOrder(Side.Buy, '0.1'));
+      expect(marketBuy).toMatchObject({ status: 'Cancelled', filled: 0n, reserved: 0n });
+      expect(balanceOf(accounts, BUYER, 'usdt')).toEqual({ available: '69940', locked: '30060' });
+      expect(market.tradeLog.last()).toBeUndefined();
+    });
+
+    it('settles the uncrossing trades when switched off: the order that rested first is the maker, at its price', () => {
+      const { exchange, accounts, market, events } = setup();
+      exchange.faults.set('stop-matching', true, { instrument: 'btc_usdt' });
+      const bid = accounts.placeOrder(BUYER, limit(Side.Buy, '60000', '0.5'));
+      const ask = accounts.placeOrder(SELLER, limit(Side.Sell, '59000', '0.2'));
+      events.length = 0;
+
+      exchange.faults.set('stop-matching', false);
+
+      expect(market.tradeLog.last()).toMatchObject({
+        price: 6_000_000n,
+        amount: 20_000_000n,
+        makerOrderId: bid.id,
+        takerOrderId: ask.id,
+        takerSide: Side.Sell,
+      });
+      expect(market.bestPrice(Side.Sell)).toBeUndefined();
+      expect(accounts.order(SELLER, String(ask.id))).toMatchObject({ status: 'Completed', reserved: 0n });
+      expect(accounts.order(BUYER, String(bid.id))).toMatchObject({ status: 'Working', filled: 20_000_000n });
+      // The same figures as the seller's sell meeting the resting bid with matching on.
+      expect(balanceOf(accounts, SELLER, 'usdt')).toEqual({ available: '11986', locked: '0' });
+      expect(balanceOf(accounts, SELLER, 'btc')).toEqual({ available: '9.8', locked: '0' });
+      expect(balanceOf(accounts, BUYER, 'usdt')).toEqual({ available: '69952', locked: '18036' });
+      expect(balanceOf(accounts, BUYER, 'btc')).toEqual({ available: '1.2', locked: '0' });
+      expect(accounts.trades(BUYER)).toEqual([expect.objectContaining({ orderId: bid.id, maker: true })]);
+      expect(accounts.trades(SELLER)).toEqual([expect.objectContaining({ orderId: ask.id, maker: false })]);
+      expect(events.filter((event) => event.kind === 'trade')).toHaveLength(2);
+    });
+
+    it('charges the later order as the taker at the earlier price when the ask rested first', () => {
+      const { exchange, accounts, market } = setup();
+      exchange.faults.set('stop-matching', true, { instrument: 'btc_usdt' });
+      const ask = accounts.placeOrder(SELLER, limit(Side.Sell, '59000', '0.2'));
+      const bid = accounts.placeOrder(BUYER, limit(Side.Buy, '60000', '0.5'));
+
+      exchange.faults.set('stop-matching', false);
+
+      expect(market.tradeLog.last()).toMatchObject({
+        price: 5_900_000n,
+        makerOrderId: ask.id,
+        takerOrderId: bid.id,
+        takerSide: Side.Buy,
+      });
+      // buyer: 11800 + 0.2% taker fee paid; 0.3 x 60000 x 1.002 = 18036 still locked
+      expect(balanceOf(accounts, BUYER, 'usdt')).toEqual({ available: '70140.4', locked: '18036' });
+      expect(balanceOf(accounts, BUYER, 'btc')).toEqual({ available: '1.2', locked: '0' });
+      // seller: 11800 - 0.1% maker fee
+      expect(balanceOf(accounts, SELLER, 'usdt')).toEqual({ available: '11798.2', locked: '0' });
+      expect(accounts.order(SELLER, String(ask.id))).toMatchObject({ status: 'Completed' });
+      expect(accounts.order(BUYER, String(bid.id))).toMatchObject({ status: 'Working', filled: 20_000_000n });
+    });
+  });
 });

@@ -608,11 +608,19 @@ export class SandboxAccounts {
       this.ocoLinks.delete(order.id);
       this.ocoCancels.push(...linked);
     }
-    if (taker) return;
+    if (!taker) this.settleResting(order, trade.makerOrderId);
+  }
+
+  /**
+   * After a fill of an order that rests in the book (a placement settles its own order): completes it,
+   * or asks for the next slice of a reserve order whose slice (`bookOrderId`, the one that traded) left
+   * the book.
+   */
+  private settleResting(order: MutableAccountOrder, bookOrderId: number): void {
     if (order.filled === order.amount) this.finish(order, 'Completed');
     else if (order.displayAmount !== undefined) {
       const slice = this.slices.get(order.id) ?? order.id;
-      if (trade.makerOrderId === slice && !this.marketOf(order.instrument).engine.order(slice))
+      if (bookOrderId === slice && !this.marketOf(order.instrument).engine.order(slice))
         this.refills.push(order);
     }
   }
@@ -643,6 +651,12 @@ export class SandboxAccounts {
       for (const trade of trades) {
         const maker = this.working.get(trade.makerOrderId);
         if (maker) this.fill(maker, trade, false);
+        // Only a book uncrossing (stop-matching switched off) trades an order that already rested as the taker.
+        const resting = this.working.get(trade.takerOrderId);
+        if (resting) {
+          this.fill(resting, trade, true);
+          this.settleResting(resting, trade.takerOrderId);
+        }
         for (const stop of waiting) {
           if (stop.trailingAmount !== undefined) {
             const level = trailingLevel(trade.price, stop.trailingAmount, stop.side);

@@ -24,6 +24,12 @@ export interface Execution {
   readonly changes: readonly LevelChange[];
 }
 
+/** What resuming matching did: the crossing orders matched against each other. */
+export interface Uncross {
+  readonly fills: readonly Fill[];
+  readonly changes: readonly LevelChange[];
+}
+
 export interface Cancellation {
   readonly order: Order;
   readonly changes: readonly LevelChange[];
@@ -41,8 +47,49 @@ export class MatchingEngine {
   private readonly asks = new BookSide(Side.Sell);
   private readonly ordersById = new Map<number, Order>();
   private readonly totals = { [Side.Buy]: 0n, [Side.Sell]: 0n };
+  private stopped = false;
 
+  /** Order ids must increase: when the book uncrosses, the lower id is the order that rested first. */
   constructor(private readonly nextOrderId: () => number) {}
+
+  /** True while matching is stopped: limit orders rest whatever the other side holds. */
+  get matchingStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Stops matching: from now on a gtc limit order rests at its price even when it crosses the other
+   * side, and an order that cannot rest (market, ioc, fok) is cancelled with nothing filled.
+   */
+  stopMatching(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * Resumes matching and uncrosses the book: while the best bid reaches the best ask, the oldest order
+   * of the best bid level meets the oldest of the best ask level, at the price of whichever of the two
+   * rested first (the maker; the other is the taker, as it would have been had matching never stopped).
+   */
+  resumeMatching(): Uncross {
+    this.stopped = false;
+    const tracker = new ChangeTracker();
+    const fills: Fill[] = [];
+    for (;;) {
+      const bidLevel = this.bids.best();
+      const askLevel = this.asks.best();
+      if (!bidLevel || !askLevel || bidLevel.price < askLevel.price) break;
+      tracker.touch(Side.Buy, bidLevel, false);
+      tracker.touch(Side.Sell, askLevel, false);
+      const bid = bidLevel.orders[0];
+      const ask = askLevel.orders[0];
+      const [maker, taker] = bid.id < ask.id ? [bid, ask] : [ask, bid];
+      const amount = bid.remaining < ask.remaining ? bid.remaining : ask.remaining;
+      fills.push({ maker, taker, price: maker.price, amount });
+      this.fillOldest(this.bids, bidLevel, bid, amount);
+      this.fillOldest(this.asks, askLevel, ask, amount);
+    }
+    return { fills, changes: tracker.changes() };
+  }
 
   get restingOrderCount(): number {
     return this.ordersById.size;
@@ -90,11 +137,11 @@ export class MatchingEngine {
       createdAt: now,
       remaining: request.amount,
     };
-    if (order.timeInForce === 'fok' && this.fillableAmount(order) < order.amount) {
+    if (order.timeInForce === 'fok' && (this.stopped || this.fillableAmount(order) < order.amount)) {
       return { order, status: 'cancelled', fills: [], changes: [] };
     }
     const tracker = new ChangeTracker();
-    const fills = this.match(order, tracker);
+    const fills = this.stopped ? [] : this.match(order, tracker);
     let status: ExecutionStatus;
     if (order.remaining === 0n) status = 'filled';
     else if (order.timeInForce === 'gtc') {
@@ -149,6 +196,17 @@ export class MatchingEngine {
       if (level.orders.length === 0) book.removeLevel(level);
     }
     return fills;
+  }
+
+  /** Takes a filled amount off a resting order, dropping the order and its level once empty. */
+  private fillOldest(book: BookSide, level: PriceLevel, order: Order, amount: bigint): void {
+    order.remaining -= amount;
+    level.total -= amount;
+    this.totals[book.side] -= amount;
+    if (order.remaining > 0n) return;
+    level.orders.shift();
+    this.ordersById.delete(order.id);
+    if (level.orders.length === 0) book.removeLevel(level);
   }
 
   private fillableAmount(taker: Order): bigint {

@@ -56,6 +56,11 @@ export const FAULTS = {
     kind: 'switch',
     description: 'Sets the market `instrument` to Paused while on: placement rejected, no flow.',
   },
+  'stop-matching': {
+    kind: 'switch',
+    description:
+      'Stops matching in the market `instrument` while on: limit orders rest even when they cross, market orders are cancelled unfilled; off, the crossing orders trade.',
+  },
   burst: {
     kind: 'switch',
     description: 'Drives `updatesPerSecond` book updates per second across the open markets while on.',

@@ -88,6 +88,7 @@ export class FaultSwitchboard {
     switch (name) {
       case 'halt-market':
       case 'pause-market':
+      case 'stop-matching':
         if (typeof params.instrument !== 'string' || !this.isKnownInstrument(params.instrument)) {
           throw new FaultRequestError(`${name}: "instrument" must name a sandbox market`);
         }

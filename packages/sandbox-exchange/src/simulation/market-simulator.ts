@@ -80,6 +80,19 @@ export class MarketSimulator {
     return execution;
   }
 
+  /** Stops the engine's matching (the `stop-matching` fault): crossing limit orders rest, the book can cross. */
+  stopMatching(): void {
+    this.engine.stopMatching();
+  }
+
+  /** Resumes matching: the crossing orders trade, published as one book change and one batch of trades. */
+  resumeMatching(now: number): void {
+    if (!this.engine.matchingStopped) return;
+    const { fills, changes } = this.engine.resumeMatching();
+    this.publish(changes, now);
+    if (fills.length > 0) this.trades.emit(fills.map((fill) => this.recordTrade(fill, now)));
+  }
+
   cancel(orderId: number, now: number): boolean {
     const cancellation = this.engine.cancel(orderId);
     if (!cancellation) return false;

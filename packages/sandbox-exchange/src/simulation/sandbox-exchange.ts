@@ -86,6 +86,11 @@ export class SandboxExchange {
         if (enabled && market) this.setStatus(market, name === 'halt-market' ? 'Halted' : 'Paused');
         if (!enabled) this.restoreStatuses(name === 'halt-market' ? 'Halted' : 'Paused');
       }
+      if (name === 'stop-matching') {
+        const market = this.byInstrument.get(String(params.instrument ?? ''));
+        if (enabled) market?.stopMatching();
+        else for (const each of this.markets) each.resumeMatching(this.clock.now());
+      }
       if (name === 'burst') this.burstPerSecond = enabled ? Number(params.updatesPerSecond) : 0;
     });
   }
