@@ -191,6 +191,20 @@ describe('listing-health flags follow the exchange', () => {
     await expectFlag(MARKET, 'volume_without_depth', false);
   });
 
+  it('crossed_book: the exchange stops matching and a bid meets the best ask, then it matches again', async () => {
+    await setFault(stack.sandbox, 'stop-matching', true, { instrument: MARKET });
+    try {
+      await bid(bestAsk(await readTruth(stack.sandbox, MARKET)), '1');
+      const flags = await expectFlag(MARKET, 'crossed_book', true);
+      expect(flags.find((flag) => flag.code === 'crossed_book')?.message).toMatch(
+        /^the best bid (\d+\.\d{4}) is at or above the best ask (\d+\.\d{4}): aggregators take a crossed book for bad data$/,
+      );
+    } finally {
+      await setFault(stack.sandbox, 'stop-matching', false, { instrument: MARKET });
+    }
+    await expectFlag(MARKET, 'crossed_book', false);
+  });
+
   it('frozen, and no_usd_path for the market priced only through it: halted, then open', async () => {
     await expect(flagsOf(QUOTED_IN_ABC)).resolves.not.toContainEqual(
       expect.objectContaining({ code: 'no_usd_path' }),
