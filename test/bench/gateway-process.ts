@@ -7,8 +7,8 @@ import { CLOSE, ServerReady } from './server-process';
  * The gateway under test, as a process of its own: role `BENCH_ROLE` (`all`, the default, ingests
  * and serves with state in memory; `api` serves and `ingest` ingests, both on the Redis at
  * `BENCH_REDIS_URL`), the exchange at `BENCH_UPSTREAM_URL` (the sandbox, logged in as its demo
- * user), the rate limit off so that the load generator is not limited, every other setting at its
- * default.
+ * user), the rate limit off so that the load generator is not limited, `BENCH_LISTING_HEALTH_REFRESH_MS`
+ * as LISTING_HEALTH_REFRESH_MS when set, every other setting at its default.
  */
 async function main(): Promise<void> {
   const role = process.env.BENCH_ROLE ?? 'all';
@@ -21,6 +21,9 @@ async function main(): Promise<void> {
     UPSTREAM_BASE_URL: requiredEnv('BENCH_UPSTREAM_URL'),
     UPSTREAM_EMAIL: 'demo@example.com',
     UPSTREAM_PASSWORD: 'demo',
+    ...(process.env.BENCH_LISTING_HEALTH_REFRESH_MS
+      ? { LISTING_HEALTH_REFRESH_MS: process.env.BENCH_LISTING_HEALTH_REFRESH_MS }
+      : {}),
   });
   const upstream = role === 'api' ? undefined : resolveUpstream(config);
   const app = await startApp(config, upstream, ['error']);

@@ -27,6 +27,9 @@ import { startRedisServer, TestRedisServer } from '../support/redis-server';
  *   npm run bench -- --only http --full       about 40 minutes: moving markets too, 7 rounds of 10 s
  *   npm run bench -- --only http --scenario api-quiet --rounds 7 --duration 3
  *   npm run bench -- --only http --scenario all-quiet --cpu-prof-dir prof   the gateway profiled
+ *   npm run bench -- --only http --listing-health-poll 1000   the gateway also measured while
+ *                                             /listing-health is asked for every second, its books
+ *                                             read again each time (LISTING_HEALTH_REFRESH_MS 1000)
  */
 
 interface Scenario {
@@ -102,6 +105,8 @@ interface Row {
   readonly bare: Measurement[];
   /** With `--via-fastify`: the gateway answering through Fastify's routes instead of its fast path. */
   readonly viaFastify: Measurement[];
+  /** With `--listing-health-poll`: the gateway while `/listing-health` is asked for meanwhile. */
+  readonly healthPolled: Measurement[];
   /** How often the body the gateway sent changed during its measurements, per second. */
   readonly changesPerSecond: number;
 }
@@ -117,8 +122,13 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       'cpu-prof-dir': { type: 'string' },
       'via-fastify': { type: 'boolean', default: false },
+      'listing-health-poll': { type: 'string' },
     },
   });
+  const healthPollMs =
+    values['listing-health-poll'] === undefined
+      ? undefined
+      : positive(values['listing-health-poll'], 'listing-health-poll');
   const settings: LoadSettings = {
     connections: positive(values.connections, 'connections'),
     pipelining: 1,
@@ -146,7 +156,15 @@ async function main(): Promise<void> {
     try {
       for (const scenario of scenarios.filter((s) => s.flowRate === flowRate))
         rows.push(
-          ...(await runScenario(scenario, sandbox, settings, rounds, profileDir, values['via-fastify'])),
+          ...(await runScenario(
+            scenario,
+            sandbox,
+            settings,
+            rounds,
+            profileDir,
+            values['via-fastify'],
+            healthPollMs,
+          )),
         );
     } finally {
       await sandbox.close();
@@ -162,6 +180,9 @@ async function main(): Promise<void> {
       `${settings.durationSeconds} s on each, the servers taking turns` +
       (values['via-fastify']
         ? ' (the gateway twice: by its fast path, and via Fastify with `?via=fastify` added)'
+        : '') +
+      (healthPollMs
+        ? `; the gateway also while /listing-health is asked for every ${healthPollMs} ms (its books read again each time)`
         : ''),
     "Figures are medians of the rounds; gateway/bare is the median of the rounds' ratios (a round's two " +
       'runs are back to back); per CPU-second compares requests per second of server CPU time',
@@ -185,6 +206,7 @@ async function runScenario(
   rounds: number,
   profileDir: string | undefined,
   viaFastify: boolean,
+  healthPollMs: number | undefined,
 ): Promise<Row[]> {
   progress(`${scenario.name}: starting the gateway (role ${scenario.role})`);
   let redis: TestRedisServer | undefined;
@@ -192,7 +214,11 @@ async function runScenario(
   let gateway: ServerProcess | undefined;
   let bare: ServerProcess | undefined;
   try {
-    const roleEnv: Record<string, string> = { BENCH_ROLE: scenario.role, BENCH_UPSTREAM_URL: sandbox.url };
+    const roleEnv: Record<string, string> = {
+      BENCH_ROLE: scenario.role,
+      BENCH_UPSTREAM_URL: sandbox.url,
+      ...(healthPollMs ? { BENCH_LISTING_HEALTH_REFRESH_MS: String(healthPollMs) } : {}),
+    };
     if (scenario.role === 'api') {
       redis = await startRedisServer();
       roleEnv.BENCH_REDIS_URL = redis.url;
@@ -220,6 +246,7 @@ async function runScenario(
           gateway: [],
           bare: [],
           viaFastify: [],
+          healthPolled: [],
           changesPerSecond: 0,
         };
         // A query string is left to Fastify's routes: the same handler, and the same bytes for a
@@ -237,6 +264,17 @@ async function runScenario(
                 },
               ]
             : []),
+          ...(healthPollMs
+            ? [
+                {
+                  name: 'gateway, /listing-health polled',
+                  server: gateway,
+                  path,
+                  results: row.healthPolled,
+                  healthPollMs,
+                },
+              ]
+            : []),
         ];
         if (encoding === ENCODINGS[0]) {
           for (const target of targets) {
@@ -250,8 +288,12 @@ async function runScenario(
           for (const target of order) {
             switchTo(target.server, [gateway, bare]);
             const watch = target.name === 'gateway' ? watchEtag(gateway.url + path) : undefined;
+            const poller = target.healthPollMs
+              ? poll(`${gateway.url}/listing-health`, target.healthPollMs)
+              : undefined;
             const measurement = await measure(target.server, target.path, encoding.headers, settings);
             if (watch) changes += await watch.stop();
+            await poller?.stop();
             target.results.push(measurement);
             progress(
               `${scenario.name} ${path} ${encoding.name} round ${round + 1} ${target.name}: ${line(measurement)}`,
@@ -276,6 +318,8 @@ interface Target {
   readonly server: ServerProcess;
   readonly path: string;
   readonly results: Measurement[];
+  /** Ask for `/listing-health` this often while measuring. */
+  readonly healthPollMs?: number;
 }
 
 /** Freezes every server but `server`, which runs. */
@@ -303,6 +347,23 @@ async function checkSameBytes(bare: ServerProcess, recorded: RecordedResponse): 
     throw new Error(`bare server: ${recorded.path} is not the gateway's bytes`);
   if (plain.headers.etag !== recorded.plainHeaders.etag)
     throw new Error(`bare server: ${recorded.path} lacks the gateway's headers`);
+}
+
+/** Asks for `url` every `intervalMs` (from the end of one answer), as Prometheus would scrape. */
+function poll(url: string, intervalMs: number): { stop(): Promise<void> } {
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      await rawGet(url);
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await polling;
+    },
+  };
 }
 
 /** Polls the ETag of `url` during a measurement to count how often the body changed. */
@@ -339,13 +400,16 @@ function forBare(response: RecordedResponse): RecordedForBare {
 
 function table(scenario: Scenario, rows: readonly Row[]): string[] {
   const viaFastify = rows.some((row) => row.viaFastify.length > 0);
+  const healthPolled = rows.some((row) => row.healthPolled.length > 0);
   const lines = [
     `### ${scenario.description}`,
     '',
     '| endpoint | encoding | bytes/response | gateway req/s | bare req/s | **gateway/bare** (min–max of rounds) | p50 / p99 ms gateway | p50 / p99 ms bare | server CPU gateway / bare | gateway/bare per CPU-second | body changes/s |' +
-      (viaFastify ? ' via Fastify req/s | fast path/via Fastify | per CPU-second |' : ''),
+      (viaFastify ? ' via Fastify req/s | fast path/via Fastify | per CPU-second |' : '') +
+      (healthPolled ? ' /listing-health polled req/s | **polled/not** (min–max) |' : ''),
     '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |' +
-      (viaFastify ? ' ---: | ---: | ---: |' : ''),
+      (viaFastify ? ' ---: | ---: | ---: |' : '') +
+      (healthPolled ? ' ---: | --- |' : ''),
   ];
   for (const row of rows) {
     const gateway = summarize(row.gateway);
@@ -366,6 +430,12 @@ function table(scenario: Scenario, rows: readonly Row[]): string[] {
         ` ${Math.round(summarize(row.viaFastify).requestsPerSecond)} | ` +
         `${median(roundRatios(row.gateway, row.viaFastify)).toFixed(2)} | ` +
         `${perCpuRatio(row.gateway, row.viaFastify).toFixed(2)} |`;
+    }
+    if (healthPolled) {
+      const polled = roundRatios(row.healthPolled, row.gateway);
+      line +=
+        ` ${Math.round(summarize(row.healthPolled).requestsPerSecond)} | ` +
+        `**${median(polled).toFixed(2)}** (${Math.min(...polled).toFixed(2)}–${Math.max(...polled).toFixed(2)}) |`;
     }
     lines.push(line);
   }
