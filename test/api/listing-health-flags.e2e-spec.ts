@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrivateRestClient } from 'sandbox-exchange';
 import { waitFor } from '../support/fault-run';
+import { readMetrics, sampleValue } from '../support/metrics-text';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, readTruth, setFault, Truth } from '../support/truth';
 
@@ -126,8 +127,20 @@ describe('listing-health flags follow the exchange', () => {
     expect(flags.find((flag) => flag.code === 'empty_side')?.message).toBe(
       'the book has no bids: no spread or depth can be measured',
     );
+    const metrics = await readMetrics(stack.app.url);
+    expect(sampleValue(metrics, 'mdg_listing_flagged_markets', { flag: 'empty_side' })).toBe(1);
+    expect(sampleValue(metrics, 'mdg_listing_market_flags', { market: MARKET })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(metrics, 'mdg_listing_spread_percent', { market: MARKET })).toBeUndefined();
+    expect(sampleValue(metrics, 'mdg_listing_depth_usd', { market: MARKET, side: 'plus' })).toBeUndefined();
+
     await bid(bestAsk(truth) * 0.999, '1000');
     await expectFlag(MARKET, 'empty_side', false);
+    const after = await readMetrics(stack.app.url);
+    expect(sampleValue(after, 'mdg_listing_flagged_markets', { flag: 'empty_side' })).toBe(0);
+    expect(sampleValue(after, 'mdg_listing_spread_percent', { market: MARKET })).toBe(0.1);
+    expect(sampleValue(after, 'mdg_listing_depth_usd', { market: MARKET, side: 'minus' })).toBeGreaterThan(
+      1000,
+    );
   });
 
   it('wide_spread: the best bid 4 % under the best ask, then 0.1 %', async () => {
