@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { ExactRatio } from '../../market/exact-ratio';
-import { BookLiquidity, bookLiquidity } from '../../market/listing-health/book-liquidity';
+import { BandDepth, BookLiquidity, bookLiquidity } from '../../market/listing-health/book-liquidity';
 import { ListingThresholds } from '../../market/listing-health/listing-thresholds';
 import { MarketHealth, marketHealth } from '../../market/listing-health/market-health';
 import { PriceSource, UsdPrices } from '../../market/listing-health/usd-prices';
@@ -17,15 +17,17 @@ const PARALLEL_BOOK_READS = 8;
 /** Figures older than this many refresh intervals are not served while new ones are computed. */
 const SERVE_STALE_INTERVALS = 3;
 
-interface BookFigures {
+/** The ±2 % depths of one book as read. */
+interface BookDepths {
   readonly version: number;
   readonly updatedAt: number;
-  readonly liquidity: BookLiquidity;
+  readonly plus?: BandDepth;
+  readonly minus?: BandDepth;
 }
 
 interface BooksRead {
   readonly at: number;
-  readonly figures: ReadonlyMap<string, BookFigures>;
+  readonly depths: ReadonlyMap<string, BookDepths>;
 }
 
 export interface HealthReport {
@@ -45,7 +47,6 @@ export interface HealthReport {
  */
 @Injectable()
 export class ListingHealthService {
-  private readonly logger = new Logger(ListingHealthService.name);
   readonly thresholds: ListingThresholds;
   readonly references: readonly string[];
   private readonly refreshMs: number;
@@ -82,7 +83,7 @@ export class ListingHealthService {
       booksReadAt: books.at,
       markets: markets.map((market) => {
         const head = this.views.head(market.instrument);
-        const depth = books.figures.get(market.instrument);
+        const depths = books.depths.get(market.instrument);
         return marketHealth(
           {
             market,
@@ -90,11 +91,11 @@ export class ListingHealthService {
             lastTradeTime: head?.lastTrade?.time || undefined,
             confirmedAt: head?.confirmedAt ?? 0,
             syncState: head?.syncState,
-            bookVersion: depth?.version,
+            bookVersion: depths?.version,
             liquidity: {
               ...tops.get(market.instrument)!,
-              plusDepth: depth?.liquidity.plusDepth,
-              minusDepth: depth?.liquidity.minusDepth,
+              plusDepth: depths?.plus,
+              minusDepth: depths?.minus,
             },
             quoteUsd: prices.of(market.quoteAsset.toUpperCase()),
             now,
@@ -122,32 +123,31 @@ export class ListingHealthService {
 
   private async readBooks(markets: readonly MarketInfo[]): Promise<BooksRead> {
     const at = Date.now();
-    const previous = this.books?.figures;
-    const figures = new Map<string, BookFigures>();
+    const previous = this.books?.depths;
+    const depths = new Map<string, BookDepths>();
     let next = 0;
     const reader = async () => {
       while (next < markets.length) {
         const { instrument } = markets[next++];
-        const book = await this.views.book(instrument).catch((error: Error) => {
-          this.logger.warn(`${instrument}: no book for its listing health: ${error.message}`);
-          return undefined;
-        });
+        // Without a book in memory and with the store failing, the views log why; the depths are null.
+        const book = await this.views.book(instrument).catch(() => undefined);
         if (!book) continue;
         const known = previous?.get(instrument);
-        figures.set(
-          instrument,
-          known && known.version === book.version && known.updatedAt === book.updatedAt
-            ? known
-            : {
-                version: book.version,
-                updatedAt: book.updatedAt,
-                liquidity: bookLiquidity(book.bids, book.asks),
-              },
-        );
+        if (known && known.version === book.version && known.updatedAt === book.updatedAt) {
+          depths.set(instrument, known);
+          continue;
+        }
+        const { plusDepth, minusDepth } = bookLiquidity(book.bids, book.asks);
+        depths.set(instrument, {
+          version: book.version,
+          updatedAt: book.updatedAt,
+          plus: plusDepth,
+          minus: minusDepth,
+        });
       }
     };
     await Promise.all(Array.from({ length: PARALLEL_BOOK_READS }, reader));
-    return (this.books = { at, figures });
+    return (this.books = { at, depths });
   }
 }
 
