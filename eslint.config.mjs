@@ -47,6 +47,10 @@ const LAYERS = {
     mayImport: ['market', 'store', 'health', 'config', 'logging'],
     why: 'src/api serves what ingest stored: it imports store, market, health, config and logging, never ingest or upstream.',
   },
+  'listing-audit': {
+    mayImport: ['market'],
+    why: "src/listing-audit reads a listing API from outside, as an aggregator does: of the project it imports only the pure domain in market, never the gateway's layers.",
+  },
 };
 
 const PACKAGE_ENTRY_MESSAGE =

@@ -55,6 +55,9 @@ describe('the lint rules that hold the layers of src/ and the sandbox package ap
     ],
     ['src/store/probe.ts', '../../test/store/redis-store-under-test', /does not import test\//],
     ['src/ingest/probe.ts', '../app.module', /no layer imports them/],
+    ['src/listing-audit/probe.ts', '../api/openapi/schema-parts', /only the pure domain in market/],
+    ['src/listing-audit/probe.ts', '../config/app-config', /only the pure domain in market/],
+    ['src/api/probe.ts', '../listing-audit/run-audit', /never ingest or upstream/],
   ])('rejects %s importing %s', (file, source, why) => {
     const messages = lintImport(file, source);
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports' })]);
@@ -70,6 +73,7 @@ describe('the lint rules that hold the layers of src/ and the sandbox package ap
     ['src/api/views/probe.ts', '../../store/state-store'],
     ['src/api/views/probe.ts', '../../store/testing/state-store-contract'],
     ['src/scheduler/probe.ts', '../upstream/reconnect-backoff'],
+    ['src/listing-audit/probe.ts', '../market/fixed-point'],
     ['src/main.ts', 'sandbox-exchange'],
     ['test/api/probe.ts', 'sandbox-exchange'],
     ['packages/sandbox-exchange/src/gateway/probe.ts', '../market/market-spec'],
