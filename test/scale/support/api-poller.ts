@@ -1,5 +1,8 @@
 import { GatewayProcess } from './gateway-process';
 
+/** A request not answered within this counts as failed: a hung replica, not a slow machine. */
+const ANSWER_TIMEOUT_MS = 15_000;
+
 export interface PollResult {
   /** Requests answered, by replica name. */
   readonly requests: ReadonlyMap<string, number>;
@@ -26,6 +29,11 @@ export class ApiPoller {
     this.loops = this.replicas.map((replica) => this.poll(replica));
   }
 
+  /** Requests answered so far, by replica name. */
+  answered(): ReadonlyMap<string, number> {
+    return new Map(this.requests);
+  }
+
   async stop(): Promise<PollResult> {
     this.stopped = true;
     await Promise.all(this.loops);
@@ -45,7 +53,9 @@ export class ApiPoller {
 
   private async request(replica: GatewayProcess, path: string): Promise<void> {
     try {
-      const response = await fetch(`${replica.url}${path}`, { signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`${replica.url}${path}`, {
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
       const body = await response.text();
       this.requests.set(replica.name, (this.requests.get(replica.name) ?? 0) + 1);
       if (!(response.ok || response.status === 304))
