@@ -4,6 +4,7 @@ import { Cluster } from 'ioredis';
 import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
 import { decodeInstrumentChange } from './instrument-change-message';
+import { BOOK_READ_SCRIPT, bookReadCall, bookReadReply } from './book-read-script';
 import { catalogNotice, parseChangeNotice } from './change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
@@ -21,7 +22,6 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
-  PriceLevel,
   StateStore,
   StoreHealth,
   TradeTail,
@@ -175,10 +175,9 @@ export class RedisStateStore implements StateStore {
   readBook(instrument: string): Promise<BookView | undefined> {
     return this.explained(async () => {
       const keys = this.keys.instrument(instrument);
-      // One transaction, so that the sides and the head come from between the same two writes.
-      const [bids, asks, headText] = valuesOf(
-        await this.client.multi().hgetall(keys.bids).hgetall(keys.asks).get(keys.head).exec(),
-      ) as [Record<string, string>, Record<string, string>, string | null];
+      // One script, so that the sides and the head come from between the same two writes.
+      const [reply] = await BOOK_READ_SCRIPT.runAll(this.client, [bookReadCall(instrument, keys)]);
+      const { bids, asks, head: headText } = bookReadReply(reply);
       if (headText === null) return undefined;
       const head = JSON.parse(headText) as InstrumentHead;
       return {
@@ -186,8 +185,8 @@ export class RedisStateStore implements StateStore {
         version: head.bookVersion,
         updatedAt: head.bookUpdatedAt,
         syncState: head.syncState,
-        bids: sortBestFirst(Object.entries(bids) as PriceLevel[], 'bids'),
-        asks: sortBestFirst(Object.entries(asks) as PriceLevel[], 'asks'),
+        bids: sortBestFirst(bids, 'bids'),
+        asks: sortBestFirst(asks, 'asks'),
       };
     });
   }
