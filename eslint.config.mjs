@@ -47,6 +47,10 @@ const LAYERS = {
     mayImport: ['market', 'store', 'health', 'config', 'logging'],
     why: 'src/api serves what ingest stored: it imports store, market, health, config and logging, never ingest or upstream.',
   },
+  'console-page': {
+    mayImport: [],
+    why: "src/console-page is the pages' browser code, bundled apart from the server: it imports nothing of the server's layers and reads the gateway only over HTTP.",
+  },
 };
 
 const PACKAGE_ENTRY_MESSAGE =

@@ -55,6 +55,9 @@ describe('the lint rules that hold the layers of src/ and the sandbox package ap
     ],
     ['src/store/probe.ts', '../../test/store/redis-store-under-test', /does not import test\//],
     ['src/ingest/probe.ts', '../app.module', /no layer imports them/],
+    ['src/console-page/probe.ts', '../api/console/console-snapshot', /browser code, bundled apart/],
+    ['src/console-page/probe.ts', '../market/decimal', /browser code, bundled apart/],
+    ['src/api/console/probe.ts', '../../console-page/wire-types', /never ingest or upstream/],
   ])('rejects %s importing %s', (file, source, why) => {
     const messages = lintImport(file, source);
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports' })]);
