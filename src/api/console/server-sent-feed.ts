@@ -25,6 +25,8 @@ export class ServerSentFeed {
   private sending?: Promise<void>;
   private sendAgain = false;
   private closed = false;
+  /** The last failure logged, so that a failure that lasts (no data loaded yet) is logged once. */
+  private failure?: string;
 
   constructor(
     private readonly name: string,
@@ -84,7 +86,11 @@ export class ServerSentFeed {
           else reader.write(frame);
         }
       })
-      .catch((error: Error) => this.logger.warn(`${this.name}: no snapshot: ${error.message}`))
+      .then(() => (this.failure = undefined))
+      .catch((error: Error) => {
+        if (error.message !== this.failure) this.logger.warn(`${this.name}: no snapshot: ${error.message}`);
+        this.failure = error.message;
+      })
       .finally(() => {
         this.lastSentAt = Date.now();
         this.sending = undefined;
