@@ -10,6 +10,7 @@ import {
   pageProblems,
   waitFor,
 } from '../support/headless-browser';
+import { feedFrame } from '../support/feed-frames';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, setFault } from '../support/truth';
 
@@ -160,7 +161,7 @@ describe('the operator console and the status page, in a real Chromium', () => {
     ];
     for (const word of internals) expect(text.toLowerCase()).not.toContain(word);
     // The feed carries no more than the page shows.
-    const frame = await firstFrame(`${stack.app.url}/status/feed`);
+    const frame = await feedFrame(`${stack.app.url}/status/feed`);
     expect(Object.keys(frame).sort()).toEqual(['generatedAt', 'incidents', 'markets', 'view']);
     for (const market of frame.markets as object[])
       expect(Object.keys(market).sort()).toEqual(['dataAgeMs', 'market', 'state']);
@@ -171,22 +172,3 @@ describe('the operator console and the status page, in a real Chromium', () => {
     await page.close();
   });
 });
-
-/** The first snapshot a feed sends. */
-async function firstFrame(url: string): Promise<Record<string, unknown>> {
-  const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal });
-  const reader = response.body!.getReader();
-  let text = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`${url} ended without a snapshot`);
-      text += Buffer.from(value).toString('utf8');
-      const match = /^data: (.*)$/m.exec(text);
-      if (match && text.includes('\n\n', match.index)) return JSON.parse(match[1]) as Record<string, unknown>;
-    }
-  } finally {
-    controller.abort();
-  }
-}

@@ -206,9 +206,11 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
         at: Date.now(),
         kind: 'ownership',
         market: key,
-        message: to
-          ? `${key}: taken over by ${to}${from ? ` from ${from}` : ''}`
-          : `${key}: no longer owned (was ${from})`,
+        message: !to
+          ? `${key}: no longer owned (was ${from})`
+          : from
+            ? `${key}: taken over by ${to} from ${from}`
+            : `${key}: owned by ${to}`,
         incident: null,
       });
     }
