@@ -1,5 +1,12 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
 import { ensurePagesBuilt, launchBrowser, pageProblems, waitFor } from '../support/headless-browser';
+import { loadConfig } from '../../src/config/load-config';
+import { DATA_FILES } from '../../src/start-config';
+import { startApp } from '../../src/start-app';
+import { resolveUpstream } from '../../src/upstream/upstream-settings';
+import { startTestSandbox } from '../support/start-test-sandbox';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
 /** An address of the allowed range, as a trusted proxy would name the client. */
@@ -66,6 +73,26 @@ describe('the console on a port of its own, for the addresses allowed', () => {
     } finally {
       await browser?.close();
       stack.app.app.getHttpServer().closeAllConnections();
+    }
+  });
+});
+
+describe('a console port in use', () => {
+  it('stops the start with an error that names CONSOLE_PORT', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const sandbox = await startTestSandbox();
+    try {
+      const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', CONSOLE_PORT: String(port) }, DATA_FILES);
+      await expect(startApp(config, resolveUpstream(config, sandbox), ['error'])).rejects.toMatchObject({
+        name: 'ListenFailure',
+        setting: 'CONSOLE_PORT',
+        code: 'EADDRINUSE',
+      });
+    } finally {
+      taken.close();
+      await sandbox.close();
     }
   });
 });

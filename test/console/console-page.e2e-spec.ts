@@ -138,6 +138,23 @@ describe('the operator console and the status page, in a real Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it.each(['/console', '/status', `/console/market/${INSTRUMENT}`])(
+    'fits %s on a phone: nothing wider than the screen but the tables, which scroll',
+    async (path) => {
+      const { page, problems } = await open(path);
+      await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+      await page.waitForSelector(path.includes('/market/') ? '.figures dt' : 'tr[data-market]', {
+        timeout: 10_000,
+      });
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      expect(overflow).toBe(0);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
   it('shows nothing internal on the public status page', async () => {
     const { page, problems } = await open('/status');
     await waitFor('a row per market', 10_000, async () => (await rowsOf(page)).length === listed.length);
