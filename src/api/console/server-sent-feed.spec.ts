@@ -88,7 +88,8 @@ describe('ServerSentFeed', () => {
     expect(feed.readerCount).toBe(0);
     const late = new FakeResponse();
     attach(feed, late);
-    expect(late.status).toBe(503);
+    expect(late.status).toBe(200);
+    expect(late.written).toBe('retry: 1000\n\n');
     expect(late.ended).toBe(true);
   });
 });

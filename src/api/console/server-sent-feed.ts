@@ -36,10 +36,6 @@ export class ServerSentFeed {
 
   /** Takes over `response` (its status and headers not yet sent) as a reader of the feed. */
   attach(response: ServerResponse, headers: Readonly<Record<string, string | number | string[]>>): void {
-    if (this.closed) {
-      response.writeHead(503, { ...headers, 'content-type': 'text/plain' }).end('shutting down');
-      return;
-    }
     response.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -47,6 +43,11 @@ export class ServerSentFeed {
       // Proxies such as nginx would otherwise hold the events back.
       'x-accel-buffering': 'no',
     });
+    // Shutting down: a stream that ends at once, which EventSource retries (another status would stop it).
+    if (this.closed) {
+      response.end('retry: 1000\n\n');
+      return;
+    }
     response.write('retry: 1000\n\n');
     this.readers.add(response);
     response.once('close', () => this.readers.delete(response));
