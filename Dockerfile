@@ -14,6 +14,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY packages/sandbox-exchange/tsconfig.json packages/sandbox-exchange/tsconfig.build.json ./packages/sandbox-exchange/
 COPY packages/sandbox-exchange/src ./packages/sandbox-exchange/src
+COPY scripts/build-console.js ./scripts/
 COPY src ./src
 RUN npm run build
 

@@ -51,6 +51,10 @@ const LAYERS = {
     mayImport: ['market'],
     why: "src/listing-audit reads a listing API from outside, as an aggregator does: of the project it imports only the pure domain in market, never the gateway's layers.",
   },
+  'console-page': {
+    mayImport: [],
+    why: "src/console-page is the pages' browser code, bundled apart from the server: it imports nothing of the server's layers and reads the gateway only over HTTP.",
+  },
 };
 
 const PACKAGE_ENTRY_MESSAGE =

@@ -92,6 +92,11 @@ async function main(): Promise<void> {
       startApp(config, upstream, nestLogger, logger.child({ context: 'http' })),
     );
     logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
+    if (app.consolePort !== undefined)
+      logger.info(
+        { port: app.consolePort },
+        `operator console listening on port ${app.consolePort} (/console), not on ${config.PORT}`,
+      );
     const stopAnnouncing = announceWhenReady({
       readiness: app.app.get(Readiness),
       store: app.app.get<StateStore>(STATE_STORE),

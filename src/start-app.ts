@@ -10,6 +10,7 @@ import { AppConfig } from './config/app-config';
 import { operationsOptions } from './health/fastify-operations';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
+import { explainListenError } from './lifecycle/listen-failure';
 import { listenQuietly } from './lifecycle/listen-quietly';
 import { UpstreamSettings } from './upstream/upstream-settings';
 
@@ -17,6 +18,8 @@ export interface RunningApp {
   readonly app: NestFastifyApplication;
   readonly port: number;
   readonly url: string;
+  /** The operator console's own port (`CONSOLE_PORT`); undefined when it is served on `port`. */
+  readonly consolePort?: number;
   /** Reports not ready from now on (`/health/ready` answers 503): the first step of a shutdown. */
   stopBeingReady(): void;
   /**
@@ -50,15 +53,26 @@ export async function startApp(
   await listenQuietly(app, config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  let consolePort: number | undefined;
+  try {
+    consolePort = await http.listenForConsole(config.HOST);
+  } catch (error) {
+    await app.close();
+    throw explainListenError(error, 'CONSOLE_PORT', config.HOST, config.CONSOLE_PORT ?? 0) ?? error;
+  }
   return {
     app,
     port,
+    consolePort,
     url: `http://${host}:${port}`,
     stopBeingReady: () => app.get(Readiness).shutDown(),
     closeHttp: async () => {
       await http.closeStreams();
       await drain.drain(() => app.getHttpAdapter().close());
     },
-    close: () => app.close(),
+    close: async () => {
+      await http.closeConsoleServer();
+      await app.close();
+    },
   };
 }

@@ -3,6 +3,8 @@ import { ApiReadiness } from './api-readiness';
 import { ApiRoutes } from './api-routes';
 import { CmcEndpoints } from './cmc/cmc-endpoints';
 import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
+import { ConsoleObserver } from './console/console-observer';
+import { ConsoleState } from './console/console-state';
 import { ListingHealthEndpoints } from './listing-health/listing-health-endpoints';
 import { ListingHealthService } from './listing-health/listing-health-service';
 import { ListingEndpoints } from './listing/listing-endpoints';
@@ -14,7 +16,7 @@ import { MarketViews } from './views/market-views';
 import { Responder } from './views/responder';
 
 /** The API role: every listing endpoint, the listing health and the REST mirror, served from the stored state (`ApiRoutes`),
- * and the live stream (`StreamServer`). */
+ * the live stream (`StreamServer`), and the operator console and status page (`ConsoleState`). */
 @Module({
   providers: [
     MarketViews,
@@ -30,6 +32,8 @@ import { Responder } from './views/responder';
     ListingHealthEndpoints,
     ApiRoutes,
     StreamServer,
+    ConsoleObserver,
+    ConsoleState,
   ],
   exports: [MarketViews],
 })

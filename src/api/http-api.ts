@@ -18,6 +18,10 @@ import { serveAsyncApi } from './asyncapi';
 import { setUpOpenApi } from './openapi';
 import { streamLimits } from './stream/stream-limits';
 import { StreamServer } from './stream/stream-server';
+import { serveConsolePages } from './console/console-pages';
+import { ConsoleState } from './console/console-state';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * How the application answers HTTP: the server and its limits, the hooks every response goes through
@@ -28,6 +32,9 @@ export class HttpApi {
   private readonly trust: ProxyTrust | undefined;
   private readonly server: ApiServer;
   private stream?: StreamServer;
+  private console?: ConsoleState;
+  private consoleServer?: Server;
+  private consolePort?: number;
 
   constructor(
     private readonly config: AppConfig,
@@ -71,6 +78,12 @@ export class HttpApi {
     serveRoutes(fastify, routes);
     setUpOpenApi(app);
     serveAsyncApi(app, streamLimits(this.config));
+    this.console = app.get(ConsoleState);
+    serveConsolePages(fastify, {
+      config: this.config,
+      state: this.console,
+      consolePort: () => this.consolePort,
+    });
     this.stream = app.get(StreamServer);
     this.stream.attach(app.getHttpServer(), clientAddress(this.trust));
     this.server.fastPath = new FastPath({
@@ -82,8 +95,41 @@ export class HttpApi {
     });
   }
 
-  /** Tells the live stream's readers to reconnect elsewhere and closes them: they would hold a drain. */
-  closeStreams(): Promise<void> {
-    return this.stream?.close() ?? Promise.resolve();
+  /**
+   * With `CONSOLE_PORT`, the operator console's own server, listening on it (0: a free port);
+   * resolves to its port, or undefined when the console shares the API's port or is off.
+   */
+  async listenForConsole(host: string): Promise<number | undefined> {
+    const { CONSOLE_PORT: port, CONSOLE_ENABLED: enabled } = this.config;
+    if (!this.servesRoutes || !enabled || port === undefined) return undefined;
+    const server = this.server.createConsoleServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.consoleServer = server;
+    this.consolePort = (server.address() as AddressInfo).port;
+    return this.consolePort;
+  }
+
+  /**
+   * Tells the live stream's readers to reconnect elsewhere and closes them, ends the pages' feeds
+   * (their browsers reconnect by themselves) and closes the console's own server: they would all
+   * hold a drain.
+   */
+  async closeStreams(): Promise<void> {
+    this.console?.closeFeeds();
+    await this.closeConsoleServer();
+    await this.stream?.close();
+  }
+
+  closeConsoleServer(): Promise<void> {
+    const server = this.consoleServer;
+    this.consoleServer = undefined;
+    if (!server) return Promise.resolve();
+    return new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   }
 }

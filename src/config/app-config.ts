@@ -86,6 +86,31 @@ export class AppConfig {
   /** `/health/ready` fails when the listed data was last heard of longer ago than this. */
   @Milliseconds({ min: 1_000 })
   STALE_AFTER_MS = 60_000;
+
+  // The operator console (`/console`) and the public status page (`/status`).
+
+  /** Serves the operator console, the internal view of every market, connection and replica. */
+  @Flag()
+  CONSOLE_ENABLED = true;
+
+  /** Serves the public status page: the markets' state and data age, and recent incidents. */
+  @Flag()
+  STATUS_PAGE_ENABLED = true;
+
+  /** A port of its own for the console, which the API's port then does not serve; unset: the API's port. */
+  @IsOptional()
+  @Port()
+  CONSOLE_PORT?: number = undefined;
+
+  /**
+   * Client addresses the console answers (others get 403), comma-separated addresses, CIDR ranges,
+   * or `loopback`, `linklocal`, `uniquelocal`; `*` allows every address.
+   */
+  @Format(
+    /^(\*|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/,
+    '* or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+  )
+  CONSOLE_ALLOW = 'loopback,uniquelocal';
   // Listing health at `/listing-health`: what aggregators will judge each market by.
 
   /** Assets counted as one US dollar, in order of preference, comma-separated; others are priced through markets against them. */

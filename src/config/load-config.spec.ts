@@ -55,6 +55,20 @@ describe('loadConfig', () => {
   it('checks settings that belong together', () => {
     expect(() => loadConfig({ UPSTREAM_EMAIL: 'a@b.c' })).toThrow(/set both or neither/);
     expect(() => loadConfig({ UPSTREAM_WS_URL: 'ws://x' })).toThrow(/need UPSTREAM_BASE_URL/);
+    expect(() => loadConfig({ PORT: '3000', CONSOLE_PORT: '3000' })).toThrow(/CONSOLE_PORT: must differ/);
+    expect(loadConfig({ CONSOLE_PORT: '3001' }).CONSOLE_PORT).toBe(3001);
+  });
+
+  it('reads the console settings, a safe allow-list by default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      CONSOLE_ENABLED: true,
+      STATUS_PAGE_ENABLED: true,
+      CONSOLE_ALLOW: 'loopback,uniquelocal',
+    });
+    expect(config.CONSOLE_PORT).toBeUndefined();
+    expect(() => loadConfig({ CONSOLE_ALLOW: '10.0.0.0/8; rm' })).toThrow(/CONSOLE_ALLOW/);
+    expect(loadConfig({ CONSOLE_ALLOW: '*' }).CONSOLE_ALLOW).toBe('*');
   });
 });
 

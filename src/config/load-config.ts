@@ -92,5 +92,7 @@ function crossFieldProblems(config: AppConfig): string[] {
   }
   if (config.REDIS_CLUSTER && !config.REDIS_URL)
     problems.push('REDIS_CLUSTER: needs REDIS_URL, a node of the cluster');
+  if (config.CONSOLE_PORT !== undefined && config.CONSOLE_PORT !== 0 && config.CONSOLE_PORT === config.PORT)
+    problems.push('CONSOLE_PORT: must differ from PORT (unset serves the console on PORT)');
   return problems;
 }

@@ -34,7 +34,7 @@ import {
   CoordinationRedisLifecycle,
   createCoordinationRedis,
 } from './ownership/coordination-redis';
-import { instanceId } from './ownership/instance-id';
+import { instanceId } from '../config/instance-id';
 import { INSTRUMENT_OWNERSHIP, InstrumentOwnership } from './ownership/instrument-ownership';
 import { LeaseOwnership } from './ownership/lease-ownership';
 import { LocalOwnership } from './ownership/local-ownership';

@@ -3,7 +3,7 @@ import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
 import { distinctLevels } from './instrument-change-message';
 import { catalogNotice, instrumentNotice } from './change-notice';
-import { encodeLease } from './lease-value';
+import { decodeLease, encodeLease } from './lease-value';
 import { ListenerSet } from './listener-set';
 import {
   InstrumentChange,
@@ -14,6 +14,7 @@ import {
   InstrumentWrite,
   PriceLevel,
   StateStore,
+  OwnershipView,
   StoreHealth,
   TradeTail,
   WriteFence,
@@ -175,6 +176,16 @@ export class MemoryStateStore implements StateStore {
   /** Process memory is never lost while the process runs, so reset listeners are never called. */
   onReset(listener: () => void): () => void {
     return this.resetListeners.add(listener);
+  }
+
+  /** A memory store is one process's: that process ingests everything (leases are set by tests only). */
+  async readOwnership(instruments: readonly string[]): Promise<OwnershipView> {
+    const owners = new Map<string, string>();
+    for (const instrument of instruments) {
+      const owner = decodeLease(this.leases.get(instrument) ?? '')?.owner;
+      if (owner) owners.set(instrument, owner);
+    }
+    return { leased: false, owners, members: [] };
   }
 
   async health(): Promise<StoreHealth> {

@@ -22,6 +22,8 @@ import {
   ChangeNotice,
   InstrumentHead,
   InstrumentWrite,
+  IngestMember,
+  OwnershipView,
   StateStore,
   StoreHealth,
   TradeTail,
@@ -29,6 +31,7 @@ import {
 } from './state-store';
 import { describeRedisFailure, redisAddress } from './redis-failure';
 import { StoreLogger } from './store-logger';
+import { decodeLease } from './lease-value';
 import { compareTradesOldestFirst, sortBestFirst } from './store-order';
 import { decodeTradeMember } from './trade-member';
 
@@ -271,6 +274,28 @@ export class RedisStateStore implements StateStore {
             );
       },
     };
+  }
+
+  readOwnership(instruments: readonly string[]): Promise<OwnershipView> {
+    return this.explained(async () => {
+      const unique = [...new Set(instruments)];
+      const [leases, flat] = await Promise.all([
+        getAll(
+          this.client,
+          unique.map((instrument) => this.keys.instrument(instrument).lease),
+        ),
+        this.client.zrange(this.keys.ingestMembers, 0, '-1', 'WITHSCORES'),
+      ]);
+      const owners = new Map<string, string>();
+      unique.forEach((instrument, index) => {
+        const lease = decodeLease(leases[index] ?? '');
+        if (lease) owners.set(instrument, lease.owner);
+      });
+      const members: IngestMember[] = [];
+      for (let index = 0; index + 1 < flat.length; index += 2)
+        members.push({ id: flat[index], expiresAt: Number(flat[index + 1]) });
+      return { leased: true, owners, members };
+    });
   }
 
   async health(): Promise<StoreHealth> {

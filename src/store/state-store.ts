@@ -115,6 +115,22 @@ export interface StoreHealth {
   readonly error?: string;
 }
 
+/** A live ingest replica, as the membership set names it. */
+export interface IngestMember {
+  readonly id: string;
+  /** Unix milliseconds when its membership runs out unless renewed. */
+  readonly expiresAt: number;
+}
+
+/** Who ingests what, as the leases and the ingest membership say at one look. */
+export interface OwnershipView {
+  /** False for a store without leases (memory): the one process ingests every instrument. */
+  readonly leased: boolean;
+  /** Instrument -> the ingest replica holding its lease; an instrument nobody holds is absent. */
+  readonly owners: ReadonlyMap<string, string>;
+  readonly members: readonly IngestMember[];
+}
+
 /** The stored trades of an instrument from a time on, and the stored set around them, read at one moment. */
 export interface TradeTail {
   /** The trades with `time >= from`, oldest first (by time, then by trade id). */
@@ -153,6 +169,8 @@ export interface StateStore {
   followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription;
   /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */
   onReset(listener: () => void): () => void;
+  /** The lease owners of `instruments` and the live ingest replicas: two reads, for operators. */
+  readOwnership(instruments: readonly string[]): Promise<OwnershipView>;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

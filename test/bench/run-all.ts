@@ -64,6 +64,13 @@ const BENCHMARKS: readonly Benchmark[] = [
     full: ['--full'],
     quickSeconds: 20,
   },
+  {
+    name: 'console',
+    file: 'console-bench.ts',
+    quick: ['--loads', '3', '--trades', '3'],
+    full: ['--full'],
+    quickSeconds: 12,
+  },
 ];
 
 function main(): void {

@@ -58,6 +58,9 @@ describe('the lint rules that hold the layers of src/ and the sandbox package ap
     ['src/listing-audit/probe.ts', '../api/openapi/schema-parts', /only the pure domain in market/],
     ['src/listing-audit/probe.ts', '../config/app-config', /only the pure domain in market/],
     ['src/api/probe.ts', '../listing-audit/run-audit', /never ingest or upstream/],
+    ['src/console-page/probe.ts', '../api/console/console-snapshot', /browser code, bundled apart/],
+    ['src/console-page/probe.ts', '../market/decimal', /browser code, bundled apart/],
+    ['src/api/console/probe.ts', '../../console-page/wire-types', /never ingest or upstream/],
   ])('rejects %s importing %s', (file, source, why) => {
     const messages = lintImport(file, source);
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports' })]);

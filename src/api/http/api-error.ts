@@ -1,7 +1,7 @@
 /** A client-visible failure with its status and the exchange's error body code (spec 7.1). */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 404 | 405 | 406 | 413 | 429 | 503,
+    readonly status: 400 | 403 | 404 | 405 | 406 | 413 | 429 | 503,
     readonly code: string,
     message: string,
     /** Headers the response must carry, such as `Allow` with a 405. */
@@ -13,6 +13,10 @@ export class ApiError extends Error {
 
   static badRequest(code: string, message: string): ApiError {
     return new ApiError(400, code, message);
+  }
+
+  static forbidden(code: string, message: string): ApiError {
+    return new ApiError(403, code, message);
   }
 
   static notFound(code: string, message: string): ApiError {

@@ -24,6 +24,8 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 export class ApiServer {
   /** Set once the route handlers exist; until then Fastify answers everything. */
   fastPath: FastPath | undefined;
+  /** Fastify's request listener, once Fastify has made its server. */
+  private fastify?: Listener;
 
   constructor(
     /** The whole request, headers included, must arrive within this. */
@@ -44,7 +46,27 @@ export class ApiServer {
     };
   }
 
+  /**
+   * A server of its own for the operator console (`CONSOLE_PORT`), with the same limits: Fastify
+   * answers everything it is asked, without the fast path, so that the console's access rules apply.
+   */
+  createConsoleServer(): Server {
+    const server = this.withLimits((request, response) => {
+      if (!this.fastify) throw new Error('the console server needs Fastify set up first');
+      this.fastify(request, response);
+    });
+    server.on('clientError', answerClientError);
+    return server;
+  }
+
   private createServer(fastify: Listener): Server {
+    this.fastify = fastify;
+    return this.withLimits((request, response) => {
+      if (!this.fastPath?.handle(request, response)) fastify(request, response);
+    });
+  }
+
+  private withLimits(listener: Listener): Server {
     const server = createServer(
       {
         maxHeaderSize: MAX_HEADER_BYTES,
@@ -54,9 +76,7 @@ export class ApiServer {
         // client hold a connection far longer than the timeout says.
         connectionsCheckingInterval: Math.min(1_000, this.requestTimeoutMs),
       },
-      (request, response) => {
-        if (!this.fastPath?.handle(request, response)) fastify(request, response);
-      },
+      listener,
     );
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     return server;

@@ -7,12 +7,20 @@ export const JSON_MEDIA = 'application/json';
 
 /**
  * The media type a route answers with: JSON but for the metrics (Prometheus text) and the OpenAPI
- * page (HTML); the page's scripts and styles are not negotiated.
+ * page (HTML); the page's scripts and styles, the console and the status page are not negotiated.
  */
 export function producedMedia(route: string | undefined): string | undefined {
   if (route === '/metrics') return 'text/plain';
   if (route === '/docs') return 'text/html';
   if (route?.startsWith('/docs/')) return undefined;
+  // The console and the status page: HTML, their feeds and files, each what a browser asks for.
+  if (
+    route === '/console' ||
+    route?.startsWith('/console/') ||
+    route === '/status' ||
+    route?.startsWith('/status/')
+  )
+    return undefined;
   return JSON_MEDIA;
 }
 

@@ -4,6 +4,7 @@ import type { ApiReply } from './api-http';
 
 const CODES: Record<number, string> = {
   400: 'bad_request',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',

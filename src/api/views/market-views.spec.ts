@@ -81,6 +81,10 @@ class RestartableStore implements StateStore {
   followInstrument(): ChangeSubscription {
     return { ready: Promise.resolve(), close: () => undefined };
   }
+  readOwnership(instruments: readonly string[]) {
+    return this.server.readOwnership(instruments);
+  }
+
   health() {
     return this.server.health();
   }

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from './app-config';
 
 /** This process's name among the ingest replicas: INSTANCE_ID, or host name and process id. */
 export function instanceId(config: AppConfig): string {

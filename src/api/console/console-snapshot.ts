@@ -1,0 +1,130 @@
+import { MarketHealth } from '../../market/listing-health/market-health';
+import { InstrumentHead, OwnershipView } from '../../store/state-store';
+import { ConsoleEvent } from './console-event';
+import { FreshnessSample } from './console-observer';
+import { syncStateLabel } from './sync-state-label';
+
+/** One row of the console's market table. */
+export interface ConsoleMarketRow {
+  /** As `/summary` keys it: `BTC_USDT`. */
+  readonly market: string;
+  readonly instrument: string;
+  readonly status: string;
+  readonly syncState: string;
+  readonly bookVersion: number | null;
+  readonly dataAgeMs: number | null;
+  readonly lastTradeAgeMs: number | null;
+  readonly lastPrice: string | null;
+  readonly bestBid: string | null;
+  readonly bestAsk: string | null;
+  readonly spreadPercent: string | null;
+  readonly depthPlus2PercentUsd: string | null;
+  readonly depthMinus2PercentUsd: string | null;
+  readonly quoteVolume24h: string;
+  readonly quoteVolume24hUsd: string | null;
+  readonly trades24h: number;
+  readonly flags: readonly string[];
+  /** The ingest replica holding the instrument's lease; null when nobody does or it is not known. */
+  readonly owner: string | null;
+}
+
+export interface ConsoleReplicas {
+  /** False when the store keeps no leases (memory): this one process ingests everything. */
+  readonly leased: boolean;
+  readonly ingest: readonly { readonly id: string; readonly expiresInMs: number; readonly owns: number }[];
+  /**
+   * API replicas register nowhere (they only read): the console knows only the one that answers,
+   * so each API replica's console names itself.
+   */
+  readonly api: readonly { readonly id: string; readonly role: string; readonly self: true }[];
+  /** Why the leases could not be read, when they could not. */
+  readonly error: string | null;
+}
+
+export interface ConsoleSnapshot {
+  readonly view: 'console';
+  readonly generatedAt: number;
+  readonly staleAfterMs: number;
+  readonly store: { readonly reachable: boolean; readonly kind: 'redis' | 'memory' };
+  readonly markets: readonly ConsoleMarketRow[];
+  /** Each upstream connection's state; null when this process does not ingest (role `api`). */
+  readonly upstream: readonly { readonly name: string; readonly state: string }[] | null;
+  readonly replicas: ConsoleReplicas;
+  readonly events: readonly ConsoleEvent[];
+  readonly freshness: readonly FreshnessSample[];
+}
+
+export interface ConsoleSnapshotInput {
+  readonly now: number;
+  readonly staleAfterMs: number;
+  readonly markets: readonly MarketHealth[];
+  readonly heads: (instrument: string) => InstrumentHead | undefined;
+  readonly storeReachable: boolean;
+  readonly redis: boolean;
+  readonly ownership: { readonly view?: OwnershipView; readonly error?: string };
+  /** This process: its name, role, and whether it ingests (then it owns everything without leases). */
+  readonly self: { readonly id: string; readonly role: string; readonly ingests: boolean };
+  readonly upstream: ReadonlyMap<string, string>;
+  readonly events: readonly ConsoleEvent[];
+  readonly freshness: readonly FreshnessSample[];
+}
+
+/** The console's view of the gateway, from the listing-health report and what the process observed. */
+export function consoleSnapshot(input: ConsoleSnapshotInput): ConsoleSnapshot {
+  const view = input.ownership.view;
+  const ownerOf = (instrument: string): string | null => {
+    if (view && view.leased) return view.owners.get(instrument) ?? null;
+    if (view?.owners.has(instrument)) return view.owners.get(instrument)!;
+    return input.self.ingests ? input.self.id : null;
+  };
+  const markets = input.markets.map((health): ConsoleMarketRow => {
+    const head = input.heads(health.instrument);
+    return {
+      market: health.instrument.toUpperCase(),
+      instrument: health.instrument,
+      status: health.status,
+      syncState: syncStateLabel(health.syncState),
+      bookVersion: head?.bookVersion ?? health.bookVersion,
+      dataAgeMs: health.bookAgeMs,
+      lastTradeAgeMs: health.lastTradeAgeMs,
+      lastPrice: head?.lastTrade?.price ?? null,
+      bestBid: health.bestBid,
+      bestAsk: health.bestAsk,
+      spreadPercent: health.spreadPercentage,
+      depthPlus2PercentUsd: health.usd.depthPlus2Percent,
+      depthMinus2PercentUsd: health.usd.depthMinus2Percent,
+      quoteVolume24h: health.quoteVolume24h,
+      quoteVolume24hUsd: health.usd.quoteVolume24h,
+      trades24h: health.trades24h,
+      flags: health.flags.map((flag) => flag.code),
+      owner: ownerOf(health.instrument),
+    };
+  });
+  const owned = new Map<string, number>();
+  for (const row of markets) if (row.owner) owned.set(row.owner, (owned.get(row.owner) ?? 0) + 1);
+  const ingest = view?.leased
+    ? view.members.map((member) => ({
+        id: member.id,
+        expiresInMs: Math.max(0, member.expiresAt - input.now),
+        owns: owned.get(member.id) ?? 0,
+      }))
+    : input.self.ingests
+      ? [{ id: input.self.id, expiresInMs: 0, owns: markets.length }]
+      : [];
+  return {
+    view: 'console',
+    generatedAt: input.now,
+    staleAfterMs: input.staleAfterMs,
+    store: { reachable: input.storeReachable, kind: input.redis ? 'redis' : 'memory' },
+    markets,
+    upstream: input.self.ingests ? [...input.upstream].map(([name, state]) => ({ name, state })) : null,
+    replicas: {
+      leased: view?.leased ?? false,
+      ingest,
+      api: [{ id: input.self.id, role: input.self.role, self: true }],
+      error: input.ownership.error ?? null,
+    },
+    events: input.events,
+    freshness: input.freshness,
+  };
+}

@@ -1,0 +1,125 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { instanceId } from '../../config/instance-id';
+import { ingests } from '../../config/role';
+import { ListingHealthService } from '../listing-health/listing-health-service';
+import { ListingService } from '../views/listing-service';
+import { MarketViews } from '../views/market-views';
+import { ConsoleObserver } from './console-observer';
+import { ConsoleSnapshot, consoleSnapshot } from './console-snapshot';
+import { ServerSentFeed } from './server-sent-feed';
+import { StatusSnapshot, statusSnapshot } from './status-snapshot';
+
+/** Levels a side and trades the market page shows: enough for its depth chart and a glance. */
+const DETAIL_LEVELS = 100;
+const DETAIL_TRADES = 50;
+
+/** One market's book and newest trades, for the console's market page. */
+export interface MarketDetail {
+  readonly market: string;
+  readonly version: number | null;
+  readonly bids: readonly (readonly [string, string])[];
+  readonly asks: readonly (readonly [string, string])[];
+  readonly trades: readonly {
+    readonly id: string;
+    readonly price: string;
+    readonly amount: string;
+    readonly side: string;
+    readonly time: number;
+  }[];
+}
+
+/**
+ * What the two pages show, built from the API's copy of the stored state, the listing-health report
+ * and what the process observed, and the two live feeds that carry it.
+ */
+@Injectable()
+export class ConsoleState implements OnModuleDestroy {
+  readonly consoleFeed: ServerSentFeed;
+  readonly statusFeed: ServerSentFeed;
+  private readonly self: { id: string; role: string; ingests: boolean };
+
+  constructor(
+    private readonly health: ListingHealthService,
+    private readonly listing: ListingService,
+    private readonly views: MarketViews,
+    private readonly observer: ConsoleObserver,
+    private readonly config: AppConfig,
+  ) {
+    this.self = { id: instanceId(config), role: config.ROLE, ingests: ingests(config.ROLE) };
+    this.consoleFeed = new ServerSentFeed('console', () => this.console(), {
+      heartbeatMs: 1_000,
+      minIntervalMs: 200,
+    });
+    this.statusFeed = new ServerSentFeed('status', async () => this.status(), {
+      heartbeatMs: 5_000,
+      minIntervalMs: 1_000,
+    });
+    observer.onChange(() => {
+      this.consoleFeed.changed();
+      this.statusFeed.changed();
+    });
+  }
+
+  /** Before the HTTP server closes, which would wait for the feeds' open responses. */
+  onModuleDestroy(): void {
+    this.closeFeeds();
+  }
+
+  closeFeeds(): void {
+    this.consoleFeed.close();
+    this.statusFeed.close();
+  }
+
+  async console(): Promise<ConsoleSnapshot> {
+    this.listing.requireReady();
+    const report = await this.health.report();
+    return consoleSnapshot({
+      now: report.generatedAt,
+      staleAfterMs: this.config.STALE_AFTER_MS,
+      markets: report.markets,
+      heads: (instrument) => this.views.head(instrument),
+      storeReachable: !this.views.stale,
+      redis: Boolean(this.config.REDIS_URL),
+      ownership: this.observer.ownership(),
+      self: this.self,
+      upstream: this.observer.upstream(),
+      events: this.observer.recentEvents(),
+      freshness: this.observer.freshness(),
+    });
+  }
+
+  status(): StatusSnapshot {
+    this.listing.requireReady();
+    const now = Date.now();
+    return statusSnapshot({
+      now,
+      staleAfterMs: this.config.STALE_AFTER_MS,
+      storeReachable: !this.views.stale,
+      markets: this.views.markets().map((market) => {
+        const head = this.views.head(market.instrument);
+        return {
+          market: market.instrument.toUpperCase(),
+          syncState: head?.syncState,
+          dataAgeMs: head && head.confirmedAt > 0 ? Math.max(0, now - head.confirmedAt) : null,
+        };
+      }),
+      events: this.observer.recentEvents(),
+    });
+  }
+
+  async market(name: string): Promise<MarketDetail> {
+    const { instrument } = this.listing.market(name);
+    const [book, trades] = await Promise.all([this.views.book(instrument), this.views.tradeList(instrument)]);
+    return {
+      market: instrument.toUpperCase(),
+      version: book?.version ?? null,
+      bids: (book?.bids ?? []).slice(0, DETAIL_LEVELS),
+      asks: (book?.asks ?? []).slice(0, DETAIL_LEVELS),
+      trades: trades
+        .slice(-DETAIL_TRADES)
+        .reverse()
+        .map(({ id, price, amount, side, time }) => ({ id, price, amount, side, time })),
+    };
+  }
+}

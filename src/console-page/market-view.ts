@@ -1,0 +1,106 @@
+import { depthChart } from './depth-chart';
+import { fill, h } from './dom';
+import { age, clock, decimal, usd } from './formats';
+import { feedBadge, followFeed } from './live-feed';
+import { ConsoleSnapshot, MarketDetail } from './wire-types';
+
+/** Market data is asked for this often while the page is open. */
+const POLL_MS = 1_000;
+
+/** One market: its figures from the console feed, a depth chart of its book and its newest trades. */
+export function marketView(root: HTMLElement, instrument: string): void {
+  const badge = h('span', { class: 'badge' });
+  const figures = h('dl', { class: 'figures' });
+  const chart = h('div', { class: 'chart' });
+  const trades = h('tbody');
+  const drawDepth = depthChart(chart);
+  const title = h('h1', {}, instrument.toUpperCase());
+  fill(
+    root,
+    h('header', {}, h('a', { href: '/console' }, '← all markets'), title, badge),
+    h(
+      'div',
+      { class: 'grid' },
+      h('section', { class: 'panel' }, h('h2', {}, 'Figures'), figures),
+      h('section', { class: 'panel' }, h('h2', {}, 'Depth'), chart),
+    ),
+    h(
+      'section',
+      { class: 'panel wide' },
+      h('h2', {}, 'Newest trades'),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'trades' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Time'),
+              h('th', {}, 'Side'),
+              h('th', { class: 'num' }, 'Price'),
+              h('th', { class: 'num' }, 'Amount'),
+              h('th', { class: 'num' }, 'Trade id'),
+            ),
+          ),
+          trades,
+        ),
+      ),
+    ),
+  );
+  followFeed<ConsoleSnapshot>(
+    '/console/feed',
+    (snapshot) => {
+      const row = snapshot.markets.find((market) => market.instrument === instrument.toLowerCase());
+      if (!row) return;
+      const pairs: [string, string][] = [
+        ['State', row.syncState],
+        ['Status', row.status],
+        ['Book version', String(row.bookVersion ?? '—')],
+        ['Data age', age(row.dataAgeMs)],
+        ['Last trade', age(row.lastTradeAgeMs)],
+        ['Best bid / ask', `${decimal(row.bestBid)} / ${decimal(row.bestAsk)}`],
+        ['Spread %', decimal(row.spreadPercent)],
+        ['±2 % depth', `${usd(row.depthMinus2PercentUsd)} / ${usd(row.depthPlus2PercentUsd)}`],
+        ['24 h volume', `${row.quoteVolume24h} (${usd(row.quoteVolume24hUsd)})`],
+        ['Flags', row.flags.join(', ') || 'none'],
+        ['Ingest replica', row.owner ?? '—'],
+      ];
+      fill(figures, ...pairs.flatMap(([name, value]) => [h('dt', {}, name), h('dd', {}, value)]));
+    },
+    (state) => feedBadge(badge, state),
+  );
+  const poll = async () => {
+    try {
+      const response = await fetch(`/console/market-data/${encodeURIComponent(instrument)}`, {
+        cache: 'no-store',
+      });
+      if (response.ok) {
+        const detail = (await response.json()) as MarketDetail;
+        drawDepth(detail.bids, detail.asks);
+        fill(
+          trades,
+          ...detail.trades.map((trade) =>
+            h(
+              'tr',
+              { 'data-trade': trade.id },
+              h('td', {}, clock(trade.time)),
+              h('td', { class: trade.side === 'buy' ? 'ok-text' : 'bad-text' }, trade.side),
+              h('td', { class: 'num' }, trade.price),
+              h('td', { class: 'num' }, trade.amount),
+              h('td', { class: 'num muted' }, trade.id),
+            ),
+          ),
+        );
+      }
+    } catch {
+      // The gateway is restarting: the next poll tries again.
+    }
+    setTimeout(poll, POLL_MS);
+  };
+  void poll();
+}
