@@ -39,9 +39,9 @@ import { describeMachine } from './machine';
  */
 
 const SIZES = [5_000, 20_000] as const;
-/** The target: our engine applies updates at least this many times as fast as ccxt's. */
+/** The target: our engine applies updates at least this many times as fast as ccxt's. */
 const TARGET_RATIO = 3;
-/** The limit for any single block of the event loop. */
+/** The limit for any single block of the event loop. */
 const BLOCK_LIMIT_MS = 10;
 /** The ingest writes each instrument at most every 100 ms; at about 1,000 messages a second that is one write per 100. */
 const MESSAGES_PER_WRITE = 100;

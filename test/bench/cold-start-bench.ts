@@ -28,7 +28,7 @@ import { describeMachine } from './machine';
  * Needs `npm run build` first (it runs dist/main.js).
  */
 
-/** The issue's target. */
+/** The target. */
 const TARGET_MS = 15_000;
 const POLL_MS = 100;
 

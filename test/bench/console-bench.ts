@@ -16,7 +16,7 @@ import { describeMachine } from './machine';
 
 const INSTRUMENT = 'btc_usdt';
 const MARKET = 'BTC_USDT';
-/** The promise for a trade on the page. */
+/** The promise for a trade on the page. */
 const TRADE_TARGET_MS = 2_000;
 
 /**

@@ -64,7 +64,7 @@ import { describeMachine } from './machine';
  * Needs `npm run build` first (it runs dist/main.js).
  */
 
-/** The issue's targets. */
+/** The targets. */
 const TARGET_LAG_P99_MS = 250;
 const TARGET_INGEST_CORES = 0.5;
 

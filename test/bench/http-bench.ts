@@ -94,7 +94,7 @@ const ENCODINGS: readonly { readonly name: string; readonly headers: Record<stri
   { name: 'gzip', headers: { 'accept-encoding': 'gzip' } },
 ];
 
-/** The target: the gateway serves at least this share of the bare server's requests/s. */
+/** The target: the gateway serves at least this share of the bare server's requests/s. */
 const TARGET_RATIO = 0.8;
 
 interface Row {

@@ -54,7 +54,7 @@ import type { ReaderCommand, ReaderReply, RecordedReading } from './stream-reade
  * Needs `npm run build` first (it runs dist/main.js).
  */
 
-/** The issue's targets. */
+/** The targets. */
 const TARGET_LAG_P99_MS = 100;
 const TARGET_COST_RATIO = 0.8;
 

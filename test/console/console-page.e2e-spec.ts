@@ -16,7 +16,7 @@ import { expectConverges, setFault } from '../support/truth';
 
 const INSTRUMENT = 'btc_usdt';
 const MARKET = 'BTC_USDT';
-/** The promise: a trade the sandbox made is on the page within two seconds. */
+/** The promise: a trade the sandbox made is on the page within two seconds. */
 const TRADE_SHOWN_WITHIN_MS = 2_000;
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 const DOCS = join(__dirname, '..', '..', 'docs');
