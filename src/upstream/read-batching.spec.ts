@@ -73,7 +73,8 @@ describe('read batching', () => {
       const [first, second, third] = await receive(client, 3);
       expect([first.text, second.text, third.text]).toEqual(['first', 'second', 'third']);
       // Unbatched, the second arrives about 15 ms after the first, and the third in a turn of its own.
-      expect(second.at - first.at).toBeGreaterThanOrEqual(PAUSE_MS - 10);
+      // Half the pause: the first message's own handler may run late on a busy machine.
+      expect(second.at - first.at).toBeGreaterThanOrEqual(PAUSE_MS / 2);
       expect(third.turn).toBe(second.turn);
     } finally {
       await close();
