@@ -9,6 +9,7 @@ import { PriceSource, UsdPrices } from '../../market/listing-health/usd-prices';
 import { isFrozen, MarketInfo } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { ListingService } from '../views/listing-service';
+import { InstrumentHead } from '../../store/state-store';
 import { MarketViews } from '../views/market-views';
 import { ListingHealthMetrics } from './listing-health-metrics';
 
@@ -76,13 +77,12 @@ export class ListingHealthService {
     const markets = this.listing.markets().markets.map((listed) => listed.market);
     const books = await this.currentBooks(markets);
     const now = Date.now();
-    const tops = new Map(markets.map((market) => [market.instrument, this.top(market)]));
-    const prices = new UsdPrices(this.references, priceSources(markets, tops, this.views));
+    const current = markets.map((market) => currentTop(market, this.views.head(market.instrument)));
+    const prices = new UsdPrices(this.references, priceSources(current));
     return {
       generatedAt: now,
       booksReadAt: books.at,
-      markets: markets.map((market) => {
-        const head = this.views.head(market.instrument);
+      markets: current.map(({ market, head, top }) => {
         const depths = books.depths.get(market.instrument);
         return marketHealth(
           {
@@ -92,11 +92,7 @@ export class ListingHealthService {
             confirmedAt: head?.confirmedAt ?? 0,
             syncState: head?.syncState,
             bookVersion: depths?.version,
-            liquidity: {
-              ...tops.get(market.instrument)!,
-              plusDepth: depths?.plus,
-              minusDepth: depths?.minus,
-            },
+            liquidity: { ...top, plusDepth: depths?.plus, minusDepth: depths?.minus },
             quoteUsd: prices.of(market.quoteAsset.toUpperCase()),
             now,
           },
@@ -104,12 +100,6 @@ export class ListingHealthService {
         );
       }),
     };
-  }
-
-  /** The best prices, mid and spread of the head: current, where the depths are of the last books read. */
-  private top(market: MarketInfo): BookLiquidity {
-    const head = this.views.head(market.instrument);
-    return bookLiquidity(head?.bestBid ? [head.bestBid] : [], head?.bestAsk ? [head.bestAsk] : []);
   }
 
   /** The books read last, or read again when too old: waited for only when too old to serve meanwhile. */
@@ -151,17 +141,24 @@ export class ListingHealthService {
   }
 }
 
+/** A market with its head and the head's best prices, mid and spread, all of one moment. */
+interface CurrentTop {
+  readonly market: MarketInfo;
+  readonly head?: InstrumentHead;
+  /** Current, where the depths are of the last books read. */
+  readonly top: BookLiquidity;
+}
+
+function currentTop(market: MarketInfo, head: InstrumentHead | undefined): CurrentTop {
+  const top = bookLiquidity(head?.bestBid ? [head.bestBid] : [], head?.bestAsk ? [head.bestAsk] : []);
+  return { market, head, top };
+}
+
 /** Markets trusted to price an asset: live, not frozen, with both sides and not crossed. */
-function priceSources(
-  markets: readonly MarketInfo[],
-  tops: ReadonlyMap<string, BookLiquidity>,
-  views: MarketViews,
-): PriceSource[] {
+function priceSources(current: readonly CurrentTop[]): PriceSource[] {
   const sources: PriceSource[] = [];
-  for (const market of markets) {
-    const top = tops.get(market.instrument);
-    if (!top?.mid || top.crossed || isFrozen(market) || views.head(market.instrument)?.syncState !== 'live')
-      continue;
+  for (const { market, head, top } of current) {
+    if (!top.mid || top.crossed || isFrozen(market) || head?.syncState !== 'live') continue;
     sources.push({
       instrument: market.instrument,
       base: market.baseAsset.toUpperCase(),
