@@ -1,5 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Readiness, ReadinessReport } from '../health/readiness';
+import { RequestBudget } from '../upstream/rest/request-budget';
+import { REQUEST_BUDGET } from '../upstream/upstream.module';
 import { CandleSource } from './candle-source';
 import { CatalogFollower } from './catalog/catalog-follower';
 import { CatalogInputHealth, CatalogInputName } from './catalog/catalog-inputs';
@@ -22,13 +24,15 @@ export class IngestReadiness implements OnModuleInit {
     @Inject(CatalogRefresher) private readonly refresher: CatalogRefresher,
     @Inject(CandleSource) private readonly candles: CandleSource,
     @Inject(UpstreamConnections) private readonly upstream: UpstreamConnections,
+    @Inject(REQUEST_BUDGET) private readonly budget: RequestBudget,
   ) {}
 
   onModuleInit(): void {
     this.readiness.register({ name: 'ingest', check: () => this.check() });
   }
 
-  check(): ReadinessReport {
+  async check(): Promise<ReadinessReport> {
+    const restBudget = await this.budget.usage();
     const status = this.ownership.status();
     const pipelines = this.instruments.pipelines();
     const notLive = pipelines
@@ -44,6 +48,7 @@ export class IngestReadiness implements OnModuleInit {
       // Cluster-wide, for operators: listed instruments nobody wrote at the last look.
       unowned: status.unowned ?? null,
       upstream: this.upstream.describe(),
+      restBudget,
       // Not part of `ready`: with an input failing the catalogue keeps its last good version.
       catalogInputs: describeInputs(this.refresher.inputs.health()),
       candlesUnavailable: this.candles.unavailable(),

@@ -5,6 +5,7 @@ import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
 import { RedisRequestBudget } from './rest/redis-request-budget';
 import { RequestBudget } from './rest/request-budget';
+import { registerRequestBudgetMetrics } from './rest/request-budget-metrics';
 import { RestClient } from './rest/rest-client';
 import { TokenBucketBudget } from './rest/token-bucket-budget';
 import { UpstreamRejections } from './upstream-rejections';
@@ -31,7 +32,12 @@ async function createRequestBudget(config: AppConfig): Promise<RequestBudget> {
 }
 
 class RequestBudgetLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(REQUEST_BUDGET) private readonly budget: RequestBudget) {}
+  constructor(
+    @Inject(REQUEST_BUDGET) private readonly budget: RequestBudget,
+    @Inject(Registry) registry: Registry,
+  ) {
+    registerRequestBudgetMetrics(registry, budget);
+  }
 
   /** After every `beforeApplicationShutdown` hook, in which the ingest stops its requests. */
   async onApplicationShutdown(): Promise<void> {
@@ -96,7 +102,7 @@ export class UpstreamModule {
             }),
         },
       ],
-      exports: [UPSTREAM_SETTINGS, RestClient, HubClient, GatewayClient],
+      exports: [UPSTREAM_SETTINGS, REQUEST_BUDGET, RestClient, HubClient, GatewayClient],
     };
   }
 }

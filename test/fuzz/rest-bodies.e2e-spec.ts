@@ -126,7 +126,10 @@ class JunkExchange {
 }
 
 /** No limit: the fuzz needs thousands of answers, and the budget is tested elsewhere. */
-const UNLIMITED: RequestBudget = { acquire: () => Promise.resolve({ release: () => undefined }) };
+const UNLIMITED: RequestBudget = {
+  acquire: () => Promise.resolve({ release: () => undefined }),
+  usage: () => Promise.resolve([]),
+};
 
 describe('REST bodies of the exchange under fuzzing', () => {
   const failures = new ProcessFailures();

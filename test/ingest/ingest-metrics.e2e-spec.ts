@@ -48,6 +48,29 @@ describe('ingest metrics', () => {
     ).toBe(1);
   });
 
+  it("shows the REST budget per family: the exchange's limit and what counts against it", async () => {
+    const metrics = await readMetrics(stack.app.url);
+    for (const [family, limit] of [
+      ['frontoffice', 1],
+      ['marketdata', 2],
+    ] as const) {
+      expect(sampleValue(metrics, 'mdg_rest_budget_limit', { family })).toBe(limit);
+      const counting = sampleValue(metrics, 'mdg_rest_budget_counting', { family })!;
+      expect(counting).toBeGreaterThanOrEqual(0);
+      expect(counting).toBeLessThanOrEqual(limit);
+      expect(sampleValue(metrics, 'mdg_rest_budget_waiting', { family })).toBeGreaterThanOrEqual(0);
+    }
+    const ready = (await (await fetch(`${stack.app.url}/health/ready`)).json()) as {
+      ingest: { restBudget: { family: string; scope: string }[] };
+    };
+    const scopes = ready.ingest.restBudget.map(({ family, scope }) => `${family}:${scope}`);
+    expect(scopes.sort()).toEqual(
+      stack.redis
+        ? ['frontoffice:deployment', 'marketdata:deployment']
+        : ['frontoffice:process', 'marketdata:process'],
+    );
+  });
+
   it('a gap in one market counts a gap and a resync for that market only', async () => {
     const counts = (metrics: MetricSample[], instrument: string) => ({
       gaps: sampleValue(metrics, 'mdg_book_gaps_total', { instrument }) ?? 0,

@@ -105,6 +105,33 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     expect(replicas.warnings).toEqual([]);
   });
 
+  it("reports every replica's permits while Redis answers, and its own when it does not", async () => {
+    const [a, b] = await Promise.all([0, 1].map(() => replicas.open({ limits: { marketdata: 3 } })));
+    await a.acquire('marketdata');
+    const released = await b.acquire('marketdata');
+    released.release();
+    const marketdata = async (budget: RedisRequestBudget) =>
+      (await budget.usage()).find((usage) => usage.family === 'marketdata');
+    expect(await marketdata(a)).toEqual({
+      family: 'marketdata',
+      limit: 3,
+      counting: 2,
+      waiting: 0,
+      scope: 'deployment',
+    });
+    await eventually(async () => expect(await marketdata(b)).toMatchObject({ counting: 1 }));
+
+    if (!server.canKill) return;
+    await server.kill();
+    try {
+      await eventually(async () =>
+        expect(await marketdata(a)).toMatchObject({ counting: 1, scope: 'process' }),
+      );
+    } finally {
+      await server.restart();
+    }
+  });
+
   it('serves waiting replicas in the order they came', async () => {
     const [a, b, c] = await Promise.all([0, 1, 2].map(() => replicas.open()));
     const start = performance.now();

@@ -1,6 +1,11 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RequestBudget, RequestPermit, RestFamily } from '../../src/upstream/rest/request-budget';
+import {
+  BudgetUsage,
+  RequestBudget,
+  RequestPermit,
+  RestFamily,
+} from '../../src/upstream/rest/request-budget';
 import { DEFAULT_TIMEOUT_MS, RestClient, RestClientOptions } from '../../src/upstream/rest/rest-client';
 import {
   RestBodyError,
@@ -93,6 +98,10 @@ class CountingBudget implements RequestBudget {
         permit.release();
       },
     };
+  }
+
+  usage(): Promise<readonly BudgetUsage[]> {
+    return this.inner.usage();
   }
 }
 

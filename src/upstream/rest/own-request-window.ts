@@ -22,9 +22,14 @@ export class OwnRequestWindow {
    * of them must end first). `now` is a monotonic time in milliseconds, as for `end`.
    */
   waitMs(now: number): number {
-    while (this.leaving.length > 0 && this.leaving[0] <= now) this.leaving.shift();
-    if (this.running + this.leaving.length < this.limit) return 0;
+    if (this.counting(now) < this.limit) return 0;
     return this.leaving.length > 0 ? this.leaving[0] - now : Infinity;
+  }
+
+  /** Requests the exchange may still be counting at `now`: running or ended less than `holdMs` ago. */
+  counting(now: number): number {
+    while (this.leaving.length > 0 && this.leaving[0] <= now) this.leaving.shift();
+    return this.running + this.leaving.length;
   }
 
   /** A request starts; call only when `waitMs` is 0. */

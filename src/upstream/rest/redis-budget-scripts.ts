@@ -122,7 +122,13 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
 `;
 
+/** The permits the exchange may be counting now, every replica's. KEYS: permits. */
+const COUNT_SOURCE = `${NOW}
+return redis.call('ZCOUNT', KEYS[1], '(' .. ms(now), '+inf')
+`;
+
 export const TAKE_SCRIPT = new LuaScript(TAKE_SOURCE);
+export const COUNT_SCRIPT = new LuaScript(COUNT_SOURCE);
 export const RELEASE_SCRIPT = new LuaScript(RELEASE_SOURCE);
 export const RENEW_SCRIPT = new LuaScript(RENEW_SOURCE);
 export const WITHDRAW_SCRIPT = new LuaScript(WITHDRAW_SOURCE);
@@ -190,4 +196,16 @@ export function renewCall(terms: BudgetTerms, permits: readonly string[]): Scrip
 export function withdrawCall(terms: BudgetTerms, seat: string): ScriptCall {
   const { keys } = terms;
   return { keys: [keys.permits, keys.queue, keys.seen], args: [seat], group: keys.permits };
+}
+
+export function countCall(terms: BudgetTerms): ScriptCall {
+  return { keys: [terms.keys.permits], args: [], group: terms.keys.permits };
+}
+
+/** The count script's reply, checked. */
+export function parseCountReply(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 0) {
+    throw new Error(`unexpected reply of the budget script: ${JSON.stringify(value)}`);
+  }
+  return value as number;
 }

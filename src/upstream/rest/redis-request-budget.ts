@@ -7,6 +7,9 @@ import { BudgetLogger, RedisBudgetConnection } from './redis-budget-connection';
 import {
   BudgetTerms,
   budgetKeys,
+  COUNT_SCRIPT,
+  countCall,
+  parseCountReply,
   parseTakeReply,
   RELEASE_SCRIPT,
   releaseCall,
@@ -17,7 +20,7 @@ import {
   WITHDRAW_SCRIPT,
   withdrawCall,
 } from './redis-budget-scripts';
-import { REST_RATE_LIMITS, RequestBudget, RequestPermit, RestFamily } from './request-budget';
+import { BudgetUsage, REST_RATE_LIMITS, RequestBudget, RequestPermit, RestFamily } from './request-budget';
 import { DEFAULT_MARGIN_MS, DEFAULT_WINDOW_MS } from './token-bucket-budget';
 
 export interface RedisRequestBudgetOptions {
@@ -103,6 +106,24 @@ class SharedFamily {
       this.waiters.push(waiter);
       void this.pump();
     });
+  }
+
+  /** The shared count while Redis answers, else this process's own. */
+  async usage(family: RestFamily): Promise<BudgetUsage> {
+    const own: BudgetUsage = {
+      family,
+      limit: this.terms.limit,
+      counting: this.own.counting(performance.now()),
+      waiting: this.waiters.length,
+      scope: 'process',
+    };
+    if (!this.redis.usable()) return own;
+    try {
+      const counting = await this.redis.run(COUNT_SCRIPT, countCall(this.terms), parseCountReply);
+      return { ...own, counting, scope: 'deployment' };
+    } catch {
+      return own;
+    }
   }
 
   /** Rejects every waiting caller; permits already granted may still be released. */
@@ -283,6 +304,12 @@ export class RedisRequestBudget implements RequestBudget {
 
   acquire(family: RestFamily, signal?: AbortSignal): Promise<RequestPermit> {
     return this.families[family].take(signal);
+  }
+
+  usage(): Promise<readonly BudgetUsage[]> {
+    return Promise.all(
+      Object.entries(this.families).map(([name, family]) => family.usage(name as RestFamily)),
+    );
   }
 
   /** Resolves true once the connection to Redis is up, false when `timeoutMs` passed first. */

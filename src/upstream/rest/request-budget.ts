@@ -27,6 +27,25 @@ export interface RequestBudget {
    * signal aborts first; an aborted wait uses up nothing.
    */
   acquire(family: RestFamily, signal?: AbortSignal): Promise<RequestPermit>;
+
+  /** How much of each family's limit is taken now, for operators. Never rejects. */
+  usage(): Promise<readonly BudgetUsage[]>;
+}
+
+/** One family's budget as it stands. */
+export interface BudgetUsage {
+  readonly family: RestFamily;
+  /** Requests the exchange admits per window. */
+  readonly limit: number;
+  /** Requests the exchange may be counting now: running, or ended less than a window ago. */
+  readonly counting: number;
+  /** This process's callers waiting for a permit. */
+  readonly waiting: number;
+  /**
+   * `deployment` when `counting` is every replica's (the budget shared in Redis), `process` when
+   * it is this process's own (no Redis, or Redis out of reach).
+   */
+  readonly scope: 'deployment' | 'process';
 }
 
 /** The family of a REST path relative to the base URL, e.g. `/marketdata/instruments/btc_usdt/depth`. */

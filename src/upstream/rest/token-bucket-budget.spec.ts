@@ -15,6 +15,21 @@ describe('TokenBucketBudget', () => {
   const requestMany = (budget: TokenBucketBudget, family: RestFamily, count: number, durationMs = 0) =>
     requestManyAt(budget, family, count, elapsed, durationMs);
 
+  it('reports the requests counting and waiting, until their window has passed', async () => {
+    const budget = new TokenBucketBudget({ marginMs: 0 });
+    const first = await budget.acquire('frontoffice');
+    void budget.acquire('frontoffice');
+    expect(await budget.usage()).toEqual([
+      { family: 'frontoffice', limit: 1, counting: 1, waiting: 1, scope: 'process' },
+      { family: 'marketdata', limit: 2, counting: 0, waiting: 0, scope: 'process' },
+    ]);
+    first.release();
+    await jest.advanceTimersByTimeAsync(999);
+    expect((await budget.usage())[0]).toMatchObject({ counting: 1, waiting: 1 });
+    await jest.advanceTimersByTimeAsync(1);
+    expect((await budget.usage())[0]).toMatchObject({ counting: 1, waiting: 0 });
+  });
+
   it('grants one /frontoffice/ request per window plus margin', async () => {
     const granted = requestMany(new TokenBucketBudget({ marginMs: 100 }), 'frontoffice', 4);
     await jest.advanceTimersByTimeAsync(5000);

@@ -1,4 +1,4 @@
-import { REST_RATE_LIMITS, RequestBudget, RequestPermit, RestFamily } from './request-budget';
+import { BudgetUsage, REST_RATE_LIMITS, RequestBudget, RequestPermit, RestFamily } from './request-budget';
 
 export interface TokenBucketBudgetOptions {
   /** Requests per window per family; defaults to the exchange's limits (1 /frontoffice/, 2 /marketdata/). */
@@ -40,10 +40,22 @@ class FamilyBucket {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly capacity: number,
+    readonly capacity: number,
     private readonly holdMs: number,
     private readonly now: () => number,
   ) {}
+
+  usage(family: RestFamily): BudgetUsage {
+    const now = this.now();
+    while (this.returns.length > 0 && this.returns[0] <= now) this.returns.shift();
+    return {
+      family,
+      limit: this.capacity,
+      counting: this.outstanding + this.returns.length,
+      waiting: this.waiters.length,
+      scope: 'process',
+    };
+  }
 
   take(signal?: AbortSignal): Promise<RequestPermit> {
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -125,5 +137,10 @@ export class TokenBucketBudget implements RequestBudget {
 
   acquire(family: RestFamily, signal?: AbortSignal): Promise<RequestPermit> {
     return this.buckets[family].take(signal);
+  }
+
+  usage(): Promise<readonly BudgetUsage[]> {
+    const families = Object.keys(this.buckets) as RestFamily[];
+    return Promise.resolve(families.map((family) => this.buckets[family].usage(family)));
   }
 }
