@@ -101,7 +101,29 @@ function showUpstream(container: HTMLElement, snapshot: ConsoleSnapshot): void {
         ),
       ),
     ),
-    h('p', { class: 'muted' }, 'The REST budget in use is in /metrics; REST calls share it across replicas.'),
+    h('h3', {}, 'REST budget'),
+    h(
+      'table',
+      {},
+      h(
+        'tbody',
+        {},
+        ...(snapshot.restBudget ?? []).map((family) =>
+          h(
+            'tr',
+            { 'data-budget': family.family },
+            h('th', {}, `/${family.family}/`),
+            h('td', {}, `${family.counting} of ${family.limit} a second in use`),
+            h('td', { class: 'muted' }, `${family.waiting} waiting`),
+            h(
+              'td',
+              { class: 'muted' },
+              family.scope === 'deployment' ? 'all replicas' : 'this replica alone',
+            ),
+          ),
+        ),
+      ),
+    ),
   );
 }
 

@@ -45,6 +45,15 @@ export interface ConsoleSnapshot {
   readonly store: { readonly reachable: boolean; readonly kind: 'redis' | 'memory' };
   readonly markets: readonly ConsoleMarketRow[];
   readonly upstream: readonly { readonly name: string; readonly state: string }[] | null;
+  readonly restBudget:
+    | readonly {
+        readonly family: string;
+        readonly limit: number;
+        readonly counting: number;
+        readonly waiting: number;
+        readonly scope: string;
+      }[]
+    | null;
   readonly replicas: {
     readonly leased: boolean;
     readonly ingest: readonly { readonly id: string; readonly expiresInMs: number; readonly owns: number }[];

@@ -8,6 +8,7 @@ import { STATE_STORE } from '../../store/store.module';
 import { MarketViews } from '../views/market-views';
 import { BoundedRing } from './bounded-ring';
 import { ConsoleEvent } from './console-event';
+import { RestBudgetRow, restBudgetRows } from './rest-budget-row';
 import { syncStateLabel } from './sync-state-label';
 
 /** Events kept: about an hour of a bad day on a few dozen markets. */
@@ -48,6 +49,7 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
   );
   private readonly syncStates = new Map<string, SyncState>();
   private upstreamStates = new Map<string, string>();
+  private restBudgetRows: readonly RestBudgetRow[] = [];
   private storeUnreachable = false;
   private ownershipView?: OwnershipView;
   private ownershipError?: string;
@@ -106,6 +108,11 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
   /** Each upstream connection's state, as this process's ingest reports it; empty without one. */
   upstream(): ReadonlyMap<string, string> {
     return this.upstreamStates;
+  }
+
+  /** The REST budget in use, as this process's ingest reports it; empty without one. */
+  restBudget(): readonly RestBudgetRow[] {
+    return this.restBudgetRows;
   }
 
   private record(
@@ -179,8 +186,12 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
         incident: null,
       });
     }
-    const changed = [...now].some(([name, state]) => this.upstreamStates.get(name) !== state);
+    const budget = restBudgetRows(checks.ingest?.restBudget);
+    const changed =
+      [...now].some(([name, state]) => this.upstreamStates.get(name) !== state) ||
+      JSON.stringify(budget) !== JSON.stringify(this.restBudgetRows);
     this.upstreamStates = now;
+    this.restBudgetRows = budget;
     if (changed) this.listeners.emit();
   }
 

@@ -28,6 +28,7 @@ const input = (overrides: Partial<ConsoleSnapshotInput>): ConsoleSnapshotInput =
   ownership: {},
   self: { id: 'api-1', role: 'api', ingests: false },
   upstream: new Map(),
+  restBudget: [{ family: 'marketdata', limit: 2, counting: 1, waiting: 0, scope: 'deployment' }],
   events: [],
   freshness: [],
   ...overrides,
@@ -70,6 +71,7 @@ describe('consoleSnapshot', () => {
     ]);
     expect(snapshot.replicas.api).toEqual([{ id: 'api-1', role: 'api', self: true }]);
     expect(snapshot.upstream).toBeNull();
+    expect(snapshot.restBudget).toBeNull();
   });
 
   it('without leases, names the process that ingests everything', () => {
@@ -84,5 +86,8 @@ describe('consoleSnapshot', () => {
     expect(snapshot.markets.map((row) => row.owner)).toEqual(['laptop-1', 'laptop-1']);
     expect(snapshot.replicas.ingest).toEqual([{ id: 'laptop-1', expiresInMs: 0, owns: 2 }]);
     expect(snapshot.upstream).toEqual([{ name: 'hub', state: 'connected' }]);
+    expect(snapshot.restBudget).toEqual([
+      { family: 'marketdata', limit: 2, counting: 1, waiting: 0, scope: 'deployment' },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { MarketHealth } from '../../market/listing-health/market-health';
 import { InstrumentHead, OwnershipView } from '../../store/state-store';
 import { ConsoleEvent } from './console-event';
 import { FreshnessSample } from './console-observer';
+import { RestBudgetRow } from './rest-budget-row';
 import { syncStateLabel } from './sync-state-label';
 
 /** One row of the console's market table. */
@@ -49,6 +50,8 @@ export interface ConsoleSnapshot {
   readonly markets: readonly ConsoleMarketRow[];
   /** Each upstream connection's state; null when this process does not ingest (role `api`). */
   readonly upstream: readonly { readonly name: string; readonly state: string }[] | null;
+  /** The REST budget in use; null when this process does not ingest (role `api`). */
+  readonly restBudget: readonly RestBudgetRow[] | null;
   readonly replicas: ConsoleReplicas;
   readonly events: readonly ConsoleEvent[];
   readonly freshness: readonly FreshnessSample[];
@@ -65,6 +68,7 @@ export interface ConsoleSnapshotInput {
   /** This process: its name, role, and whether it ingests (then it owns everything without leases). */
   readonly self: { readonly id: string; readonly role: string; readonly ingests: boolean };
   readonly upstream: ReadonlyMap<string, string>;
+  readonly restBudget: readonly RestBudgetRow[];
   readonly events: readonly ConsoleEvent[];
   readonly freshness: readonly FreshnessSample[];
 }
@@ -118,6 +122,7 @@ export function consoleSnapshot(input: ConsoleSnapshotInput): ConsoleSnapshot {
     store: { reachable: input.storeReachable, kind: input.redis ? 'redis' : 'memory' },
     markets,
     upstream: input.self.ingests ? [...input.upstream].map(([name, state]) => ({ name, state })) : null,
+    restBudget: input.self.ingests ? input.restBudget : null,
     replicas: {
       leased: view?.leased ?? false,
       ingest,

@@ -84,6 +84,7 @@ export class ConsoleState implements OnModuleDestroy {
       ownership: this.observer.ownership(),
       self: this.self,
       upstream: this.observer.upstream(),
+      restBudget: this.observer.restBudget(),
       events: this.observer.recentEvents(),
       freshness: this.observer.freshness(),
     });
