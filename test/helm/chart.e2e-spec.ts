@@ -261,6 +261,29 @@ describe('split mode (defaults)', () => {
     expect(after['checksum/secret']).not.toBe(before['checksum/secret']);
   });
 
+  it('serves the console and the status page on the API port, to private addresses only', () => {
+    expect(manifest().get<IConfigMap>('ConfigMap', NAME).data).toMatchObject({
+      CONSOLE_ENABLED: 'true',
+      STATUS_PAGE_ENABLED: 'true',
+      CONSOLE_ALLOW: 'loopback,uniquelocal',
+    });
+    expect(manifest().get<IConfigMap>('ConfigMap', NAME).data!.CONSOLE_PORT).toBeUndefined();
+  });
+
+  it('turns either page off', async () => {
+    const result = await helm.template({
+      files: ['default-values.yaml'],
+      values: { console: { enabled: false, port: 9090 }, statusPage: { enabled: false } },
+    });
+    expect(result.ok).toBe(true);
+    const off = new RenderedManifest(result.stdout);
+    expect(off.get<IConfigMap>('ConfigMap', NAME).data).toMatchObject({
+      CONSOLE_ENABLED: 'false',
+      STATUS_PAGE_ENABLED: 'false',
+    });
+    expect(off.ofKind<IService>('Service').map((service) => service.metadata!.name)).toEqual([NAME]);
+  });
+
   it('has no HPA, NetworkPolicy or ServiceMonitor unless asked', () => {
     for (const kind of ['HorizontalPodAutoscaler', 'NetworkPolicy', 'ServiceMonitor']) {
       expect(manifest().ofKind(kind)).toEqual([]);
@@ -341,10 +364,34 @@ describe('production value set', () => {
     expect(api.policyTypes).toEqual(['Ingress', 'Egress']);
     expect(api.ingress).toEqual([
       { ports: [{ port: 'http', protocol: 'TCP' }], from: namespace('ingress-nginx') },
+      { ports: [{ port: 'console', protocol: 'TCP' }], from: [{ ipBlock: { cidr: '10.8.0.0/16' } }] },
     ]);
     expect(ingest.ingress).toEqual([
       { ports: [{ port: 'http', protocol: 'TCP' }], from: namespace('monitoring') },
     ]);
+  });
+
+  it("serves the console on the API pods' own console port, behind a Service of its own", () => {
+    const api = gatewayContainer(manifest().deployment(`${NAME}-api`));
+    const ingest = gatewayContainer(manifest().deployment(`${NAME}-ingest`));
+    expect(api.ports).toContainEqual({ name: 'console', containerPort: 9090, protocol: 'TCP' });
+    expect(ingest.ports!.map((port) => port.name)).toEqual(['http']);
+    const config = manifest().get<IConfigMap>('ConfigMap', NAME).data!;
+    expect(config).toMatchObject({
+      CONSOLE_ENABLED: 'true',
+      CONSOLE_PORT: '9090',
+      CONSOLE_ALLOW: '10.8.0.0/16',
+    });
+    const service = manifest().get<IService>('Service', `${NAME}-console`);
+    expect(service.spec!.type).toBe('ClusterIP');
+    expect(service.spec!.ports).toEqual([
+      { name: 'console', port: 8080, targetPort: 'console', protocol: 'TCP' },
+    ]);
+    expect(
+      manifest()
+        .get<IService>('Service', NAME)
+        .spec!.ports!.map((port) => port.name),
+    ).toEqual(['http']);
   });
 
   it('lets gateway pods reach DNS and Redis, and only ingest pods the exchange', () => {
@@ -601,6 +648,16 @@ describe('invalid values', () => {
       /additional properties 'replicas'/,
     ],
     ['a root user', { files: defaults, values: { runAsUser: 0 } }, /\/runAsUser': minimum/],
+    [
+      'a console setting in extraEnv, which the chart sets from console',
+      { files: defaults, values: { config: { extraEnv: { CONSOLE_PORT: 9090 } } } },
+      /\/config\/extraEnv\/CONSOLE_PORT'/,
+    ],
+    [
+      'an empty console allow-list',
+      { files: defaults, values: { console: { allow: '' } } },
+      /\/console\/allow': minLength/,
+    ],
   ];
 
   it.each(cases)(
@@ -613,6 +670,12 @@ describe('invalid values', () => {
       expect(lint.stdout + lint.stderr).toMatch(message);
     },
   );
+
+  it("rejects a console port that is the API's in helm template, naming both values", async () => {
+    const result = await helm.template({ files: defaults, values: { console: { port: 3000 } } });
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toMatch(/console\.port \(3000\) must differ from containerPort \(3000\)/);
+  });
 
   it('rejects an autoscaler whose maximum is below its minimum in helm template, naming both values', async () => {
     const result = await helm.template({

@@ -291,6 +291,11 @@ spec:
             - name: http
               containerPort: {{ $root.Values.containerPort }}
               protocol: TCP
+            {{- if and (include "mdg.consoleOwnPort" $root) (ne .role "ingest") }}
+            - name: console
+              containerPort: {{ $root.Values.console.port }}
+              protocol: TCP
+            {{- end }}
           {{- include "mdg.env" (dict "root" $root "role" .role "credentials" .credentials "values" $values) | nindent 10 }}
           {{- include "mdg.probes" $root | nindent 10 }}
           {{- if gt (int .preStopSleepSeconds) 0 }}
@@ -339,4 +344,16 @@ spec:
   selector:
     matchLabels:
       {{- include "mdg.selectorLabels" $scope | nindent 6 }}
+{{- end }}
+
+{{/*
+"true" when the console is served on a port of its own; fails when that port is the API's.
+*/}}
+{{- define "mdg.consoleOwnPort" -}}
+{{- if and .Values.console.enabled .Values.console.port -}}
+{{- if eq (int .Values.console.port) (int .Values.containerPort) -}}
+{{- fail (printf "console.port (%v) must differ from containerPort (%v), or be 0 to serve the console on it" .Values.console.port .Values.containerPort) -}}
+{{- end -}}
+true
+{{- end -}}
 {{- end }}
