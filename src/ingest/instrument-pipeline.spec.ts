@@ -375,3 +375,58 @@ describe('InstrumentPipeline newest known trade', () => {
     expect(pipeline.takeWrite()!.head.lastTrade).toEqual({ price: '100.25', time: now - 2 * DAY });
   });
 });
+
+describe('InstrumentPipeline REST fallback', () => {
+  let now: number;
+  let feed: ScriptedFeed;
+  let requests: AbortSignal[];
+  let failures: string[];
+  let pipeline: InstrumentPipeline;
+
+  beforeEach(() => {
+    now = 1_000;
+    feed = new ScriptedFeed();
+    requests = [];
+    failures = [];
+    pipeline = new InstrumentPipeline({
+      market: MARKET,
+      bookFeed: feed,
+      // A request that waits for the rate-limited REST until it is withdrawn.
+      restSnapshot: (_instrument, signal) =>
+        new Promise<BookMessage>((_resolve, reject) => {
+          requests.push(signal!);
+          signal!.addEventListener('abort', () => reject(signal!.reason as Error));
+        }),
+      tradeFeed: 'unavailable',
+      sync: { snapshotWaitMs: 1_000 },
+      now: () => now,
+      events: {
+        onResync: () => undefined,
+        onMalformed: () => undefined,
+        onSnapshotFailed: (_instrument, error) => failures.push(error.message),
+        onMessageApplied: () => undefined,
+      },
+    });
+    pipeline.start();
+    feed.listener!.onOpened!();
+    now += 1_000;
+    pipeline.tick();
+    expect(requests).toHaveLength(1);
+    expect(requests[0].aborted).toBe(false);
+  });
+
+  it("is withdrawn once the stream's own snapshot makes the book live, and counts as no failure", async () => {
+    feed.listener!.onMessage(message(10, true, BASE));
+    expect(pipeline.state).toBe('live');
+    expect(requests[0].aborted).toBe(true);
+    await Promise.resolve();
+    expect(failures).toEqual([]);
+  });
+
+  it('is withdrawn when the instrument stops being ingested here', async () => {
+    pipeline.stop();
+    expect(requests[0].aborted).toBe(true);
+    await Promise.resolve();
+    expect(failures).toEqual([]);
+  });
+});

@@ -31,8 +31,11 @@ export interface PipelineEvents {
 export interface PipelineOptions {
   readonly market: MarketInfo;
   readonly bookFeed: BookFeed;
-  /** The exchange's REST snapshot of the book: the fallback when the feed gives none, and the periodic check. */
-  readonly restSnapshot: (instrument: string) => Promise<BookMessage>;
+  /**
+   * The exchange's REST snapshot of the book: the fallback when the feed gives none, and the periodic
+   * check. An aborted signal withdraws the request, waiting or sent.
+   */
+  readonly restSnapshot: (instrument: string, signal?: AbortSignal) => Promise<BookMessage>;
   readonly tradeFeed: TradeFeedState;
   readonly sync: BookSyncOptions;
   readonly now: () => number;
@@ -57,6 +60,8 @@ export class InstrumentPipeline {
   private readonly window = new TradeWindow();
   private subscription?: BookFeedSubscription;
   private snapshotInFlight = false;
+  /** Withdraws the fallback snapshot in flight, which the stream's own snapshot made needless. */
+  private fallbackWithdrawal?: AbortController;
   /** The next slice of a snapshot load, due on a later turn of the event loop. */
   private loadTurn?: NodeJS.Immediate;
   private stopped = false;
@@ -143,6 +148,7 @@ export class InstrumentPipeline {
     this.stopped = true;
     clearImmediate(this.loadTurn);
     this.loadTurn = undefined;
+    this.fallbackWithdrawal?.abort(new Error('the instrument is no longer ingested here'));
   }
 
   /**
@@ -315,6 +321,9 @@ export class InstrumentPipeline {
     }
     if (this.lastState !== outcome.state) this.changed = true;
     this.lastState = outcome.state;
+    // Live from the stream while the fallback still waits for the rate-limited REST: its permit is
+    // better spent on another book.
+    if (outcome.state === 'live') this.fallbackWithdrawal?.abort(new Error('the stream made the book live'));
     if (outcome.action === 'reopen-stream') {
       this.subscription?.restart();
       this.handle(this.sync.reset(`reopened after ${outcome.reason}`, this.options.now()));
@@ -340,13 +349,16 @@ export class InstrumentPipeline {
   private async fetchSnapshot(): Promise<void> {
     if (this.snapshotInFlight) return;
     this.snapshotInFlight = true;
+    const withdrawal = new AbortController();
+    this.fallbackWithdrawal = withdrawal;
     try {
-      const snapshot = await this.options.restSnapshot(this.instrument);
+      const snapshot = await this.options.restSnapshot(this.instrument, withdrawal.signal);
       this.handle(this.sync.onRestSnapshot(snapshot, this.options.now()));
     } catch (error) {
-      this.options.events.onSnapshotFailed(this.instrument, error as Error);
+      if (!withdrawal.signal.aborted) this.options.events.onSnapshotFailed(this.instrument, error as Error);
     } finally {
       this.snapshotInFlight = false;
+      this.fallbackWithdrawal = undefined;
     }
   }
 

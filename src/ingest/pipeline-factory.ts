@@ -30,7 +30,10 @@ export class PipelineFactory {
     return new InstrumentPipeline({
       market,
       bookFeed: this.bookFeed,
-      restSnapshot: (name) => this.rest.depth(name, { signal: this.shutdown.signal }),
+      restSnapshot: (name, withdrawn) =>
+        this.rest.depth(name, {
+          signal: withdrawn ? AbortSignal.any([this.shutdown.signal, withdrawn]) : this.shutdown.signal,
+        }),
       tradeFeed,
       sync: SYNC_OPTIONS,
       now: () => Date.now(),
