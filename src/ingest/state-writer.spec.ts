@@ -74,6 +74,43 @@ class QuietInstrument extends ChangingInstrument {
   }
 }
 
+/** An instrument with a whole book of `levels` levels a side to write once. */
+class DeepBook extends ChangingInstrument {
+  pending = true;
+
+  constructor(
+    readonly name: string,
+    private readonly levels: number,
+  ) {
+    super();
+  }
+
+  override takeWrite(): InstrumentWrite | undefined {
+    if (!this.pending) return undefined;
+    this.pending = false;
+    const write = super.takeWrite()!;
+    const side = (from: number) =>
+      Array.from({ length: this.levels }, (_, index): [string, string] => [String(from + index), '1']);
+    return {
+      ...write,
+      instrument: this.name,
+      head: { ...write.head, instrument: this.name },
+      replace: true,
+      levels: { bids: side(1), asks: side(1_000) },
+    };
+  }
+}
+
+/** A store that records which instruments each write carried. */
+class RecordingStore extends MemoryStateStore {
+  readonly batches: string[][] = [];
+
+  override async write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
+    this.batches.push(batch.map((write) => write.instrument));
+    return super.write(batch);
+  }
+}
+
 const quietEvents = { onWritten: () => undefined, onFailed: () => undefined, onFenced: () => undefined };
 
 describe('StateWriter', () => {
@@ -134,6 +171,29 @@ describe('StateWriter', () => {
     await stopping;
     const heads = await store.readHeads(['btc_usdt']);
     expect(heads.get('btc_usdt')?.bookVersion).toBe(instrument.version);
+  });
+
+  it('spreads deep books over several writes within its budget, back to back, each instrument in turn', async () => {
+    const store = new RecordingStore();
+    // 21 entries each (a head and 10 levels a side): two fill a budget of 30.
+    const books = ['a', 'b', 'c', 'd', 'e'].map((name) => new DeepBook(name, 10));
+    const writer = new StateWriter(store, () => books, 100, quietEvents, 30);
+    writer.start();
+    await jest.advanceTimersByTimeAsync(150);
+    expect(store.batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    books[0].pending = true;
+    books[3].pending = true;
+    await jest.advanceTimersByTimeAsync(100);
+    expect(store.batches.slice(3)).toEqual([['a', 'd']]);
+    await writer.stop();
+  });
+
+  it('writes every deep book when stopped, however many writes that takes', async () => {
+    const store = new RecordingStore();
+    const books = ['a', 'b', 'c'].map((name) => new DeepBook(name, 10));
+    const writer = new StateWriter(store, () => books, 100, quietEvents, 1);
+    await writer.stop();
+    expect(store.batches).toEqual([['a'], ['b'], ['c']]);
   });
 
   describe('on a quiet market', () => {

@@ -7,6 +7,13 @@ import { InstrumentWrite, StateStore } from '../store/state-store';
  */
 const QUIET_SPELL_WRITE_DELAY_MS = 5;
 
+/**
+ * Levels and trades one write carries at most (a single instrument's write may carry more). After a
+ * failed write, or at the start, every instrument is written whole: in one batch, thousands of deep
+ * books would outlast the store's command timeout and fail again, every time.
+ */
+export const DEFAULT_WRITE_ENTRY_BUDGET = 100_000;
+
 /** What the writer needs of an instrument's pipeline. */
 export interface WriteSource {
   /** The write that brings the store up to date, or undefined when nothing changed. */
@@ -24,7 +31,7 @@ export interface WriterEvents {
 
 /**
  * Writes what changed in every pipeline to the store, once per interval whatever the upstream rate:
- * one pipelined batch, atomic per instrument. A change that ends a quiet spell (the last flush on the
+ * one pipelined batch of at most `entryBudget` levels and trades, atomic per instrument. A change that ends a quiet spell (the last flush on the
  * cadence found nothing) is written a few milliseconds after it is applied, not up to an interval
  * later. A batch that fails may or may not have been applied, so its instruments are written whole
  * next time; a store that lost its contents gets everything again.
@@ -44,12 +51,17 @@ export class StateWriter {
    * so messages that change nothing cost at most one extra pass over the pipelines per interval.
    */
   private quietSpell: 'none' | 'idle' | 'ending' = 'none';
+  /** Where the next flush starts looking, so that a write cut short by the budget does not starve the rest. */
+  private nextPipeline = 0;
+  /** The last flush stopped at the budget: changes are left for the next one. */
+  private cutShort = false;
 
   constructor(
     private readonly store: StateStore,
     private readonly pipelines: () => Iterable<WriteSource>,
     private readonly intervalMs: number,
     private readonly events: WriterEvents,
+    private readonly entryBudget = DEFAULT_WRITE_ENTRY_BUDGET,
   ) {}
 
   start(): void {
@@ -68,7 +80,8 @@ export class StateWriter {
     clearTimeout(this.timer);
     this.stopListening?.();
     await this.running;
-    await this.flush();
+    do await this.flush();
+    while (this.cutShort && !this.failing);
   }
 
   /**
@@ -94,12 +107,23 @@ export class StateWriter {
   async flush(): Promise<number> {
     const owners = new Map<string, WriteSource>();
     const batch = [];
-    for (const pipeline of this.pipelines()) {
+    const pipelines = [...this.pipelines()];
+    let entries = 0;
+    let visited = 0;
+    this.cutShort = false;
+    for (; visited < pipelines.length; visited++) {
+      if (entries >= this.entryBudget) {
+        this.cutShort = true;
+        break;
+      }
+      const pipeline = pipelines[(this.nextPipeline + visited) % pipelines.length];
       const write = pipeline.takeWrite();
       if (!write) continue;
       owners.set(write.instrument, pipeline);
       batch.push(write);
+      entries += entriesOf(write);
     }
+    this.nextPipeline = pipelines.length === 0 ? 0 : (this.nextPipeline + visited) % pipelines.length;
     if (batch.length === 0) return 0;
     const started = performance.now();
     try {
@@ -120,7 +144,7 @@ export class StateWriter {
    * Flushes start one interval apart, measured from start to start: the time a write spends in the
    * store is part of the interval, not added to it, or every change would wait for the interval plus
    * the last write. A write that takes longer than the interval is followed at once by the next one,
-   * never overlapped by it. A failed write is followed a whole interval after it ended: the next one
+   * never overlapped by it, and so is one cut short by the budget. A failed write is followed a whole interval after it ended: the next one
    * carries the whole state of its instruments, which a store that is timing out must not be sent
    * back to back.
    */
@@ -142,7 +166,16 @@ export class StateWriter {
       .finally(() => {
         this.running = undefined;
         const spent = performance.now() - started;
-        this.schedule(this.failing ? this.intervalMs : Math.max(0, this.intervalMs - spent));
+        if (this.failing) this.schedule(this.intervalMs);
+        else this.schedule(this.cutShort ? 0 : Math.max(0, this.intervalMs - spent));
       });
   }
+}
+
+function entriesOf(write: InstrumentWrite): number {
+  return (
+    1 +
+    (write.levels ? write.levels.bids.length + write.levels.asks.length : 0) +
+    (write.tradesAdded?.length ?? 0)
+  );
 }
