@@ -144,6 +144,13 @@ export class AppConfig {
   @Milliseconds({ min: 100, max: 3_600_000 })
   LISTING_HEALTH_REFRESH_MS = 60_000;
 
+  /**
+   * Levels of full books (both sides) an API process keeps in memory for `/orderbook` and the
+   * depths; beyond it the least recently asked-for books are read from the store again when asked.
+   */
+  @Integer({ min: 1_000 })
+  BOOK_CACHE_MAX_LEVELS = 500_000;
+
   // The live stream at `/stream`, on the processes that serve the API.
   /** Channels one connection may follow at once; also the most one subscribe frame may name. */
   @Integer({ min: 1, max: 10_000 })

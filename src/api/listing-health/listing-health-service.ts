@@ -42,9 +42,9 @@ export interface HealthReport {
 /**
  * The listing-health figures of every listed market. The best prices, volumes, ages and status are
  * the heads' of the moment asked, and so are the dollar prices, from the markets' mids. The ±2 %
- * depths need whole books: they are read (through the API's book cache, so only those whose version
- * moved) when the figures are asked for and older than LISTING_HEALTH_REFRESH_MS, and nothing is
- * read while nobody asks.
+ * depths need whole books: those whose version moved are read, a few at a time and kept nowhere, when
+ * the figures are asked for and older than LISTING_HEALTH_REFRESH_MS, and nothing is read while
+ * nobody asks.
  */
 @Injectable()
 export class ListingHealthService {
@@ -119,14 +119,15 @@ export class ListingHealthService {
     const reader = async () => {
       while (next < markets.length) {
         const { instrument } = markets[next++];
-        // Without a book in memory and with the store failing, the views log why; the depths are null.
-        const book = await this.views.book(instrument).catch(() => undefined);
-        if (!book) continue;
         const known = previous?.get(instrument);
-        if (known && known.version === book.version && known.updatedAt === book.updatedAt) {
+        const head = this.views.head(instrument);
+        if (known && known.version === head?.bookVersion && known.updatedAt === head.bookUpdatedAt) {
           depths.set(instrument, known);
           continue;
         }
+        // Without a book in memory and with the store failing, the depths are null.
+        const book = await this.views.bookOnce(instrument).catch(() => undefined);
+        if (!book) continue;
         const { plusDepth, minusDepth } = bookLiquidity(book.bids, book.asks);
         depths.set(instrument, {
           version: book.version,

@@ -1,4 +1,12 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { normalizeInstrument } from '../../market/instrument-name';
 import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
@@ -8,6 +16,7 @@ import { STATE_STORE } from '../../store/store.module';
 import { ListenerSet } from '../../store/listener-set';
 import { appendTail } from '../../store/trade-tail';
 import { ApiError } from '../http/api-error';
+import { BookCache } from './book-cache';
 import { SingleFlight } from './single-flight';
 
 /**
@@ -30,11 +39,6 @@ const TRADES_FULL_READ_MS = 60_000;
  * writer's flush interval it bounds how stale a served book can be, so it is kept well under it.
  */
 const BOOK_REFRESH_MS = 50;
-
-interface CachedBook {
-  readonly view: BookView;
-  readonly fetchedAt: number;
-}
 
 interface CachedTrades {
   readonly revision: number;
@@ -60,7 +64,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly dirty = new Set<string>();
   private catalogDirty = false;
   private generation = 0;
-  private readonly books = new Map<string, CachedBook>();
+  private readonly books: BookCache;
   private readonly trades = new Map<string, CachedTrades>();
   private readonly bookLoads = new SingleFlight<string, BookView | undefined>();
   private readonly tradeLoads = new SingleFlight<string, readonly Trade[]>();
@@ -75,7 +79,13 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     this.logger.error(`a listing listener failed: ${String(error)}`),
   );
 
-  constructor(@Inject(STATE_STORE) private readonly store: StateStore) {}
+  constructor(
+    @Inject(STATE_STORE) private readonly store: StateStore,
+    @Optional() config?: AppConfig,
+  ) {
+    // Without a configuration (a test's own views), every book stays.
+    this.books = new BookCache(config?.BOOK_CACHE_MAX_LEVELS ?? Number.POSITIVE_INFINITY);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.unsubscribe = this.store.onChange((notice) => {
@@ -189,6 +199,21 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       this.logger.warn(
         `${instrument}: book served from memory, the store failed: ${(error as Error).message}`,
       );
+      return cached.view;
+    }
+  }
+
+  /**
+   * The full book for a one-off look (all books in turn, as the listing health reads them), kept
+   * nowhere: the held copy when it is current, the store's otherwise, the held one if the store fails.
+   */
+  async bookOnce(instrument: string): Promise<BookView | undefined> {
+    const cached = this.books.peek(instrument);
+    if (cached && cached.view.version === this.heads.get(instrument)?.bookVersion) return cached.view;
+    try {
+      return (await this.store.readBook(instrument)) ?? cached?.view;
+    } catch (error) {
+      if (!cached) throw storeUnavailable(instrument, error);
       return cached.view;
     }
   }
