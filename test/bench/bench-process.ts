@@ -122,10 +122,12 @@ function statFields(pid: number): string[] {
 export async function startSandboxProcess(
   env: Record<string, string>,
   readyTimeoutMs = 120_000,
+  nodeOptions: readonly string[] = [],
 ): Promise<{ process: MainProcess; url: string }> {
   const port = await freePort();
   const sandbox = MainProcess.spawn('sandbox', {
     env: { ROLE: 'sandbox', HOST: '127.0.0.1', SANDBOX_PORT: String(port), ...env },
+    nodeOptions,
   });
   const url = `http://127.0.0.1:${port}`;
   try {
