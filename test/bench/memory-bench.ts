@@ -18,12 +18,13 @@ import { marketHead, marketState } from './memory-fixture';
  * stored trades, and how it grows with markets and depth:
  *
  * - Redis: a private redis-server, flushed before each case; the state is written through the
- *   store's own API (RedisStateStore.write, as the ingest writes it: levels as hashes, trades as a
- *   sorted set, the head as JSON). `INFO memory` used_memory before and after, divided by the
- *   markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys.
+ *   store's own API (RedisStateStore.write, as the ingest writes it: levels as hashes, trades packed
+ *   per minute in a hash, the head as JSON). `INFO memory` used_memory before and after, divided by
+ *   the markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys, and of its trades written
+ *   once more apart in the old layout (a sorted set), for bytes a trade in both.
  * - Ingest replica: a fresh process builds what the ingest keeps per market (the real OrderBook and
- *   TradeWindow holding the same levels and trades); heap and RSS after full collections, before
- *   and after.
+ *   TradeWindow holding the same levels and trades); heap (with typed-array buffers) and RSS after
+ *   full collections, before and after.
  * - API replica: a fresh process reads every market's full book and trade list from that Redis
  *   through the store, which is what the API caches per market once both were requested (the
  *   rendered response bodies come on top).
