@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import { coingeckoTradeRecord } from '../../src/api/coingecko/coingecko-records';
+import {
+  readHistoricalTradesQuery,
+  selectHistoricalTrades,
+} from '../../src/api/coingecko/historical-trades-query';
+import { tradeRecord } from '../../src/api/listing/listing-records';
+import { ListingService } from '../../src/api/views/listing-service';
+import { MarketViews } from '../../src/api/views/market-views';
+import { toJson } from '../../src/market/json-number';
+import { MarketInfo } from '../../src/market/market-info';
 import { Trade } from '../../src/market/trade';
+import { instrumentNotice } from '../../src/store/change-notice';
 import { RedisStateStore } from '../../src/store/redis-state-store';
-import { head, trade } from '../../src/store/testing/state-store-contract';
+import { eventually, head, trade } from '../../src/store/testing/state-store-contract';
 import { compareTradesOldestFirst } from '../../src/store/store-order';
 import { encodeTradeMember } from '../../src/store/trade-member';
 import { appendTail } from '../../src/store/trade-tail';
@@ -50,11 +61,13 @@ async function oldWrite(options: {
   revision: number;
 }): Promise<void> {
   const keys = store.keys.instrument(BTC);
+  const written = head(BTC, options.revision, { tradesRevision: options.revision });
   const multi = admin.multi();
   if (options.replace) multi.del(keys.bids, keys.asks, keys.trades);
   for (const added of options.trades) multi.zadd(keys.trades, added.time, encodeTradeMember(added));
   if (options.before !== undefined) multi.zremrangebyscore(keys.trades, '-inf', options.before);
-  multi.set(keys.head, JSON.stringify(head(BTC, options.revision, { tradesRevision: options.revision })));
+  multi.set(keys.head, JSON.stringify(written));
+  multi.publish(store.keys.changes, JSON.stringify(instrumentNotice(written)));
   await multi.exec();
 }
 
@@ -76,12 +89,43 @@ async function newWrite(options: {
   expect(outcome.result).toBe('written');
 }
 
-/** Trades `from` to `to` (ids), one every 1.5 s from T0, so that minutes hold several and some span two. */
-function trades(from: number, to: number): Trade[] {
+/** Trades `from` to `to` (ids), one every 1.5 s from `start`, so that minutes hold several and some span two. */
+function trades(from: number, to: number, start = T0): Trade[] {
   const list: Trade[] = [];
   for (let id = from; id <= to; id++)
-    list.push(trade(String(id), T0 + id * 1500, { side: id % 2 ? 'sell' : 'buy', amount: `0.${id}` }));
+    list.push(trade(String(id), start + id * 1500, { side: id % 2 ? 'sell' : 'buy', amount: `0.${id}` }));
   return list;
+}
+
+const MARKET: MarketInfo = {
+  instrument: BTC,
+  baseAsset: 'btc',
+  quoteAsset: 'usdt',
+  priceScale: 2,
+  amountScale: 6,
+  minAmount: '0.000001',
+  priceDeviation: '0.1',
+  makerFee: '0.001',
+  takerFee: '0.002',
+  hidden: false,
+  status: 'Open',
+  side: 'both',
+  isCustom: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+};
+
+/** The `/trades` and CoinGecko historical-trades bodies an API replica renders over `views`. */
+async function bodies(
+  listing: ListingService,
+): Promise<{ version: string; trades: string; coingecko: string }> {
+  const window = await listing.trades(MARKET, Date.now());
+  const { buy, sell } = selectHistoricalTrades(window.trades, readHistoricalTradesQuery({}));
+  return {
+    version: window.version,
+    trades: JSON.stringify(window.trades.map(tradeRecord)),
+    coingecko: toJson({ buy: buy.map(coingeckoTradeRecord), sell: sell.map(coingeckoTradeRecord) }),
+  };
 }
 
 function ids(list: readonly Trade[]): string[] {
@@ -147,5 +191,52 @@ describe('the trade layout across a rolling upgrade', () => {
     await newWrite({ replace: false, trades: [], before: T0 + 23 * 3_600_000, revision: 3 });
     expect(await store.readTrades(BTC)).toEqual([]);
     expect(await admin.exists(store.keys.instrument(BTC).tradeMinutes)).toBe(0);
+  });
+
+  it('serves the same /trades and CoinGecko historical-trades bodies from either layout', async () => {
+    const start = Date.now() - 3_600_000;
+    await store.writeCatalog({ markets: [MARKET], assets: [], refreshedAt: start });
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    try {
+      const listing = new ListingService(views);
+      const served = async (
+        revision: number,
+        count: number,
+      ): Promise<{ trades: string; coingecko: string }> => {
+        let body = await bodies(listing);
+        await eventually(async () => {
+          body = await bodies(listing);
+          expect(body.version).toMatch(new RegExp(`^${revision}:${count}:`));
+        });
+        return { trades: body.trades, coingecko: body.coingecko };
+      };
+
+      await oldWrite({ replace: true, trades: trades(1, 100, start), revision: 1 });
+      const old = await served(1, 100);
+      expect(JSON.parse(old.trades)).toHaveLength(100);
+
+      // A new writer takes over and moves the sorted set: the same bytes.
+      await newWrite({ replace: false, trades: [], revision: 2 });
+      expect(await served(2, 100)).toEqual(old);
+
+      // It adds trades, then an old writer takes the instrument back with the same window.
+      await newWrite({ replace: false, trades: trades(95, 110, start), revision: 3 });
+      const added = await served(3, 110);
+      await oldWrite({ replace: true, trades: trades(1, 110, start), revision: 4 });
+      expect(await served(4, 110)).toEqual(added);
+
+      // A replica that reads everything afresh serves the same.
+      const fresh = new MarketViews(store);
+      await fresh.onApplicationBootstrap();
+      try {
+        const body = await bodies(new ListingService(fresh));
+        expect({ trades: body.trades, coingecko: body.coingecko }).toEqual(added);
+      } finally {
+        await fresh.onApplicationShutdown();
+      }
+    } finally {
+      await views.onApplicationShutdown();
+    }
   });
 });
