@@ -59,41 +59,47 @@ local function linesIn(text)
   return count
 end
 
+-- The fields other than minutes (n, lo, hi) are not numbers.
 local function oldestMinute(minutes)
   local lowest = nil
   for _, field in ipairs(redis.call('HKEYS', minutes)) do
     local m = tonumber(field)
-    if m and field ~= '${MINUTE_COUNT_FIELD}' and field ~= '${OLDEST_MINUTE_FIELD}' and field ~= '${NEWEST_MINUTE_FIELD}' and (lowest == nil or m < lowest) then lowest = m end
+    if m and (lowest == nil or m < lowest) then lowest = m end
   end
   return lowest
 end
 
 local function addTrades(minutes, list)
-  local texts, touched = {}, {}
+  -- Per minute touched: its stored text, the lines to append and the ids they hold. The lines are
+  -- joined once at the end: appending them one by one would copy a busy minute's text per trade.
+  local stored, lines, ids, touched = {}, {}, {}, {}
   local added = 0
   for score, id, side, price, amount in string.gmatch(list, '(%S+) ([^|%s]+)|([bs])|([^|%s]+)|(%S+)') do
     local time = tonumber(score)
     local m = math.floor(time / MINUTE)
-    local text = texts[m]
-    if text == nil then
-      text = redis.call('HGET', minutes, string.format('%d', m)) or ''
+    if stored[m] == nil then
+      stored[m] = redis.call('HGET', minutes, string.format('%d', m)) or ''
+      lines[m], ids[m] = {}, {}
       touched[#touched + 1] = m
     end
-    if not string.find(text, '\\n' .. id .. ' ', 1, true) then
-      text = text .. '\\n' .. id .. ' ' .. string.format('%d', time - m * MINUTE) .. ' ' .. side .. ' ' .. price .. ' ' .. amount
+    if not ids[m][id] and not string.find(stored[m], '\\n' .. id .. ' ', 1, true) then
+      ids[m][id] = true
+      local into = lines[m]
+      into[#into + 1] = '\\n' .. id .. ' ' .. string.format('%d', time - m * MINUTE) .. ' ' .. side .. ' ' .. price .. ' ' .. amount
       added = added + 1
     end
-    texts[m] = text
   end
   if added == 0 then return 0 end
   local lo = tonumber(redis.call('HGET', minutes, '${OLDEST_MINUTE_FIELD}'))
   local hi = tonumber(redis.call('HGET', minutes, '${NEWEST_MINUTE_FIELD}'))
   local fields = {}
   for _, m in ipairs(touched) do
-    fields[#fields + 1] = string.format('%d', m)
-    fields[#fields + 1] = texts[m]
-    if lo == nil or m < lo then lo = m end
-    if hi == nil or m > hi then hi = m end
+    if #lines[m] > 0 then
+      fields[#fields + 1] = string.format('%d', m)
+      fields[#fields + 1] = stored[m] .. table.concat(lines[m])
+      if lo == nil or m < lo then lo = m end
+      if hi == nil or m > hi then hi = m end
+    end
   end
   fields[#fields + 1] = '${OLDEST_MINUTE_FIELD}'
   fields[#fields + 1] = string.format('%d', lo)
@@ -115,7 +121,7 @@ local function trimMinutes(minutes, before)
   if cut > lo then
     for _, field in ipairs(redis.call('HKEYS', minutes)) do
       local m = tonumber(field)
-      if m and m < cut and field ~= '${MINUTE_COUNT_FIELD}' and field ~= '${OLDEST_MINUTE_FIELD}' and field ~= '${NEWEST_MINUTE_FIELD}' then
+      if m and m < cut then
         dropped = dropped + linesIn(redis.call('HGET', minutes, field))
         redis.call('HDEL', minutes, field)
       end
