@@ -3,6 +3,7 @@ import { ExactSum } from './exact-sum';
 import { EMPTY_STATS, MarketStats } from './market-stats';
 import { ownText } from './own-text';
 import { Trade } from './trade';
+import { TradeColumns } from './trade-columns';
 
 export const DAY_MS = 86_400_000;
 
@@ -28,33 +29,37 @@ export function compareTrades(a: Trade, b: Trade): number {
 
 /**
  * The running maximum (or minimum) price of a sliding window whose items enter at the back and leave at the
- * front: a monotonic queue, amortized O(1) per trade. Items entering out of order require a rebuild.
+ * front: a monotonic queue of the items' indices, amortized O(1) per trade. Items entering out of order
+ * require a rebuild.
  */
 class PriceExtreme {
-  private items: Trade[] = [];
+  private items: number[] = [];
   private head = 0;
 
-  /** `sign` 1 tracks the highest price, -1 the lowest. */
-  constructor(private readonly sign: 1 | -1) {}
+  /** `sign` 1 tracks the highest price, -1 the lowest; `priceOf` gives the price of an item's index. */
+  constructor(
+    private readonly sign: 1 | -1,
+    private readonly priceOf: (index: number) => string,
+  ) {}
 
-  get front(): Trade | undefined {
+  get front(): number | undefined {
     return this.items[this.head];
   }
 
-  push(trade: Trade): void {
+  push(index: number, price: string): void {
     // A newer trade at least as extreme makes the older ones irrelevant: they leave the window first.
     while (
       this.items.length > this.head &&
-      this.sign * compareCanonical(this.items[this.items.length - 1].price, trade.price) <= 0
+      this.sign * compareCanonical(this.priceOf(this.items[this.items.length - 1]), price) <= 0
     ) {
       this.items.pop();
     }
-    this.items.push(trade);
+    this.items.push(index);
   }
 
   /** Called for every trade leaving the window, oldest first. */
-  leave(trade: Trade): void {
-    if (this.items[this.head] !== trade) return;
+  leave(index: number): void {
+    if (this.items[this.head] !== index) return;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
@@ -62,10 +67,10 @@ class PriceExtreme {
     }
   }
 
-  rebuild(trades: Iterable<Trade>): void {
+  rebuild(from: number, to: number): void {
     this.items = [];
     this.head = 0;
-    for (const trade of trades) this.push(trade);
+    for (let index = from; index < to; index++) this.push(index, this.priceOf(index));
   }
 }
 
@@ -74,17 +79,24 @@ class PriceExtreme {
  * ordered by time then numeric id. Keeps running sums and running extremes so that statistics cost amortized
  * O(1) when trades arrive in order and leave by expiry; out-of-order inserts (backfill) are merged in.
  *
+ * The trades are held in columns (`TradeColumns`), not as objects, and a trade id is looked up by a binary
+ * search while the ids rise with the window order, as an exchange's do; a set of the ids is kept only while
+ * they do not.
+ *
  * Trades stamped later than `now` (clock skew between the exchange and this host) are kept: they enter the
  * window as time passes. `stats(now)` leaves them out, on a slower path.
  */
 export class TradeWindow {
-  private entries: Trade[] = [];
-  private head = 0;
-  private readonly ids = new Set<string>();
+  private columns = new TradeColumns();
+  /** How many trades ever left the columns' front: the index of a trade is this plus its position. */
+  private dropped = 0;
+  /** The ids held, while they do not rise with the window order (or one is not a plain integer). */
+  private idSet: Set<string> | undefined;
   private baseVolume = new ExactSum();
   private quoteVolume = new ExactSum();
-  private readonly highest = new PriceExtreme(1);
-  private readonly lowest = new PriceExtreme(-1);
+  private readonly priceOf = (index: number): string => this.columns.priceAt(index - this.dropped);
+  private readonly highest = new PriceExtreme(1, this.priceOf);
+  private readonly lowest = new PriceExtreme(-1, this.priceOf);
   private extremesStale = false;
   /** The instrument's name as the window's trades share it. */
   private instrument = '';
@@ -92,11 +104,23 @@ export class TradeWindow {
   constructor(readonly windowMs: number = DAY_MS) {}
 
   get size(): number {
-    return this.entries.length - this.head;
+    return this.columns.length;
   }
 
   has(id: string): boolean {
-    return this.ids.has(id);
+    if (this.idSet) return this.idSet.has(id);
+    const value = plainInteger(id);
+    if (value === undefined) return false;
+    let low = 0;
+    let high = this.columns.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const held = this.columns.idNumberAt(middle);
+      if (held === value) return true;
+      if (held < value) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 
   /**
@@ -106,28 +130,36 @@ export class TradeWindow {
   add(trades: readonly Trade[], now: number): Trade[] {
     const cutoff = now - this.windowMs;
     const added: Trade[] = [];
+    const batch = new Set<string>();
     for (const trade of trades) {
-      if (trade.time <= cutoff || this.ids.has(trade.id)) continue;
+      if (trade.time <= cutoff || batch.has(trade.id) || this.has(trade.id)) continue;
       if (trade.instrument !== this.instrument) this.instrument = ownText(trade.instrument);
       const owned = ownTrade(trade, this.instrument);
-      this.ids.add(owned.id);
+      batch.add(owned.id);
       added.push(owned);
     }
     if (added.length === 0) return added;
     if (!isSorted(added)) added.sort(compareTrades);
 
-    const newest = this.entries.length > this.head ? this.entries[this.entries.length - 1] : undefined;
-    if (newest === undefined || compareTrades(newest, added[0]) < 0) {
+    const held = this.columns.length;
+    if (held === 0 || compareTrades(this.columns.at(held - 1), added[0]) < 0) {
       for (const trade of added) {
-        this.entries.push(trade);
+        this.noteId(trade.id, this.columns.length);
+        this.columns.push(trade);
         if (!this.extremesStale) {
-          this.highest.push(trade);
-          this.lowest.push(trade);
+          const index = this.dropped + this.columns.length - 1;
+          this.highest.push(index, trade.price);
+          this.lowest.push(index, trade.price);
         }
       }
     } else {
-      this.entries = merge(this.entries, this.head, added);
-      this.head = 0;
+      const merged = merge(this.columns.toArray(), 0, added);
+      this.columns.clear();
+      this.idSet = undefined;
+      for (const trade of merged) {
+        this.noteId(trade.id, this.columns.length);
+        this.columns.push(trade);
+      }
       this.extremesStale = true;
     }
     for (const trade of added) {
@@ -140,25 +172,26 @@ export class TradeWindow {
   /** Drops the trades that left the window at `now`; returns the cut-off: every trade with `time <= cut-off` is gone. */
   expire(now: number): number {
     const cutoff = now - this.windowMs;
-    while (this.head < this.entries.length && this.entries[this.head].time <= cutoff) {
-      const trade = this.entries[this.head++];
-      this.ids.delete(trade.id);
-      this.baseVolume.subtract(trade.amount);
-      this.quoteVolume.subtractProduct(trade.price, trade.amount);
+    let leaving = 0;
+    while (leaving < this.columns.length && this.columns.timeAt(leaving) <= cutoff) {
+      const price = this.columns.priceAt(leaving);
+      const amount = this.columns.amountAt(leaving);
+      this.idSet?.delete(this.columns.idAt(leaving));
+      this.baseVolume.subtract(amount);
+      this.quoteVolume.subtractProduct(price, amount);
       if (!this.extremesStale) {
-        this.highest.leave(trade);
-        this.lowest.leave(trade);
+        this.highest.leave(this.dropped + leaving);
+        this.lowest.leave(this.dropped + leaving);
       }
+      leaving++;
     }
-    if (this.head === this.entries.length) {
-      this.entries = [];
-      this.head = 0;
+    this.columns.dropOldest(leaving);
+    this.dropped += leaving;
+    if (this.columns.length === 0) {
+      this.idSet = undefined;
       // Exact sums return to zero; resetting also drops the scale the trades that left brought.
       this.baseVolume = new ExactSum();
       this.quoteVolume = new ExactSum();
-    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
     }
     return cutoff;
   }
@@ -167,19 +200,19 @@ export class TradeWindow {
   stats(now: number): MarketStats {
     this.expire(now);
     if (this.size === 0) return EMPTY_STATS;
-    const newest = this.entries[this.entries.length - 1];
-    if (newest.time > now) return statsOf(this.entries.slice(this.head).filter((trade) => trade.time <= now));
+    const newest = this.columns.length - 1;
+    if (this.columns.timeAt(newest) > now)
+      return statsOf(this.columns.toArray().filter((trade) => trade.time <= now));
     if (this.extremesStale) {
-      const inWindow = this.entries.slice(this.head);
-      this.highest.rebuild(inWindow);
-      this.lowest.rebuild(inWindow);
+      this.highest.rebuild(this.dropped, this.dropped + this.columns.length);
+      this.lowest.rebuild(this.dropped, this.dropped + this.columns.length);
       this.extremesStale = false;
     }
     return {
-      last: newest.price,
-      open: this.entries[this.head].price,
-      high: (this.highest.front as Trade).price,
-      low: (this.lowest.front as Trade).price,
+      last: this.columns.priceAt(newest),
+      open: this.columns.priceAt(0),
+      high: this.priceOf(this.highest.front as number),
+      low: this.priceOf(this.lowest.front as number),
       baseVolume: this.baseVolume.toText(),
       quoteVolume: this.quoteVolume.toText(),
       tradeCount: this.size,
@@ -189,18 +222,41 @@ export class TradeWindow {
 
   /** When the oldest trade leaves the window, or undefined without trades. */
   nextExpiry(): number | undefined {
-    return this.size === 0 ? undefined : this.entries[this.head].time + this.windowMs;
+    return this.size === 0 ? undefined : this.columns.timeAt(0) + this.windowMs;
   }
 
   /** The time of the newest trade held, or undefined without trades. */
   newestTime(): number | undefined {
-    return this.size === 0 ? undefined : this.entries[this.entries.length - 1].time;
+    return this.size === 0 ? undefined : this.columns.timeAt(this.columns.length - 1);
   }
 
   /** The trades held, oldest first. */
   trades(): Trade[] {
-    return this.entries.slice(this.head);
+    return this.columns.toArray();
   }
+
+  /**
+   * Before the trade with `id` enters at `position`: keeps the binary search valid, or falls back to a
+   * set of the ids once an id does not rise above the one before it.
+   */
+  private noteId(id: string, position: number): void {
+    if (this.idSet) {
+      this.idSet.add(id);
+      return;
+    }
+    const value = plainInteger(id);
+    if (value !== undefined && (position === 0 || this.columns.idNumberAt(position - 1) < value)) return;
+    this.idSet = new Set<string>();
+    for (let held = 0; held < position; held++) this.idSet.add(this.columns.idAt(held));
+    this.idSet.add(id);
+  }
+}
+
+/** The id as a number when it is a plain integer text that a number gives back exactly. */
+function plainInteger(id: string): number | undefined {
+  if (id.length > 15 || !/^\d+$/.test(id)) return undefined;
+  const value = Number(id);
+  return String(value) === id ? value : undefined;
 }
 
 function isSorted(trades: readonly Trade[]): boolean {

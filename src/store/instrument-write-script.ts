@@ -5,15 +5,17 @@ import { encodeLease } from './lease-value';
 import { LuaScript, ScriptCall } from './lua-script';
 import { InstrumentWrite, PriceLevel } from './state-store';
 import { encodeTradeMember } from './trade-member';
+import { TRADE_MINUTES_LUA } from './trade-minutes';
 
 /**
  * Applies a run of `InstrumentWrite`s in order, each atomically; returns one integer per write, 1
  * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
- * KEYS, five per write: lease, bids, asks, trades, head.
+ * KEYS, six per write: lease, bids, asks, trades (the old sorted set), trade minutes, head.
  * ARGV: the change channel, then nine per write: expected lease text ('' = unfenced), replace
  * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades,
- * the instrument's own channel. The notice goes to the change channel, and what the write changed to
+ * the instrument's own channel. The trades go to the trade minutes (`trade-minutes.ts`); a sorted
+ * set an older writer left is moved into them first, under the same fence. The notice goes to the change channel, and what the write changed to
  * the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
@@ -25,6 +27,7 @@ import { encodeTradeMember } from './trade-member';
  */
 const SOURCE = `
 local channel = ARGV[1]
+${TRADE_MINUTES_LUA}
 
 -- unpack() is bounded by the Lua stack, so long lists go to Redis in chunks.
 local CHUNK = 2000
@@ -52,23 +55,20 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
-local function apply(lease, bids, asks, trades, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
+local function apply(lease, bids, asks, trades, minutes, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
   if replace then
-    redis.call('DEL', bids, asks, trades)
+    redis.call('DEL', bids, asks, trades, minutes)
+  else
+    migrateSortedSet(trades, minutes)
   end
   applyLevels(bids, bidLevels, replace)
   applyLevels(asks, askLevels, replace)
-  local scored = {}
-  for score, member in string.gmatch(tradeList, '(%S+) (%S+)') do
-    scored[#scored + 1] = score
-    scored[#scored + 1] = member
-  end
-  send('ZADD', trades, scored)
+  addTrades(minutes, tradeList)
   if before ~= '' then
-    redis.call('ZREMRANGEBYSCORE', trades, '-inf', before)
+    trimMinutes(minutes, tonumber(before))
   end
   local old = redis.call('GET', head)
   local fromVersion = old and string.match(old, '"bookVersion":(%d+)') or ''
@@ -81,9 +81,9 @@ local function apply(lease, bids, asks, trades, head, fence, replace, headJson, 
 end
 
 local results = {}
-for write = 0, #KEYS / 5 - 1 do
-  local k, a = write * 5, 1 + write * 9
-  results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5],
+for write = 0, #KEYS / 6 - 1 do
+  local k, a = write * 6, 1 + write * 9
+  results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5], KEYS[k + 6],
     ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
     ARGV[a + 9])
 end
@@ -140,7 +140,7 @@ export function instrumentWriteCalls(
   return calls;
 }
 
-/** The five keys and nine arguments of one write (see SOURCE). */
+/** The six keys and nine arguments of one write (see SOURCE). */
 export function writeArguments(
   keys: StoreKeys,
   write: InstrumentWrite,
@@ -152,6 +152,7 @@ export function writeArguments(
       instrumentKeys.bids,
       instrumentKeys.asks,
       instrumentKeys.trades,
+      instrumentKeys.tradeMinutes,
       instrumentKeys.head,
     ],
     args: [

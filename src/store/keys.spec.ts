@@ -7,6 +7,7 @@ describe('StoreKeys', () => {
       bids: 'mdg:{btc_usdt}:bids',
       asks: 'mdg:{btc_usdt}:asks',
       trades: 'mdg:{btc_usdt}:trades',
+      tradeMinutes: 'mdg:{btc_usdt}:trade-minutes',
       lease: 'mdg:{btc_usdt}:lease',
       leaseToken: 'mdg:{btc_usdt}:lease-token',
       writes: 'mdg:{btc_usdt}:writes',

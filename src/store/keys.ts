@@ -13,11 +13,18 @@ export interface InstrumentKeys {
   /** Hash: price -> amount of every ask level, canonical decimal text, unordered (readers sort). */
   readonly asks: string;
   /**
-   * Sorted set of the stored trades (the last 24 hours): score = trade time in Unix milliseconds,
-   * member = `id|side|price|amount` with side `b` (buy) or `s` (sell). The member leaves the time
-   * out, so the same trade written twice is stored once.
+   * The old layout of the stored trades, written by replicas that predate the trade minutes: a
+   * sorted set, score = trade time in Unix milliseconds, member = `id|side|price|amount` with side
+   * `b` (buy) or `s` (sell). Read while it exists (an older writer holds the instrument), moved into
+   * `tradeMinutes` by the next write of a newer writer, trimmed by either.
    */
   readonly trades: string;
+  /**
+   * Hash of the stored trades (the last 24 hours) packed per minute: field `{minute}` -> the
+   * minute's trades as lines `\n{id} {ms into the minute} {b|s} {price} {amount}`, and fields `n`,
+   * `lo`, `hi` (count, oldest and newest minute). See `trade-minutes.ts`.
+   */
+  readonly tradeMinutes: string;
   /**
    * String `{token}:{owner}`, set with an expiry by the instrument's single writer. A write carrying
    * a fence is applied only while this key holds exactly that token and owner.
@@ -99,6 +106,7 @@ export class StoreKeys {
       bids: `${base}:bids`,
       asks: `${base}:asks`,
       trades: `${base}:trades`,
+      tradeMinutes: `${base}:trade-minutes`,
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
       writes: `${base}:writes`,

@@ -32,8 +32,15 @@ import {
 import { describeRedisFailure, redisAddress } from './redis-failure';
 import { StoreLogger } from './store-logger';
 import { decodeLease } from './lease-value';
-import { compareTradesOldestFirst, sortBestFirst } from './store-order';
-import { decodeTradeMember } from './trade-member';
+import { sortBestFirst } from './store-order';
+import {
+  TRADE_READ_SCRIPT,
+  TRADE_TAIL_SCRIPT,
+  TRADE_TRIM_SCRIPT,
+  tradeKeysCall,
+  tradeReadReply,
+  tradeTailReply,
+} from './trade-read-script';
 
 export interface RedisStateStoreOptions {
   /** Prefix of every key and channel; `mdg` by default. */
@@ -196,46 +203,26 @@ export class RedisStateStore implements StateStore {
 
   readTrades(instrument: string): Promise<Trade[]> {
     return this.explained(async () => {
-      const flat = await this.client.zrange(this.keys.instrument(instrument).trades, 0, '-1', 'WITHSCORES');
-      return decodeScoredTrades(flat, instrument);
+      const call = tradeKeysCall(instrument, this.keys.instrument(instrument));
+      const [reply] = await TRADE_READ_SCRIPT.runAll(this.client, [call]);
+      return tradeReadReply(reply, instrument);
     });
   }
 
   readTradesFrom(instrument: string, from: number): Promise<TradeTail> {
     return this.explained(async () => {
-      const key = this.keys.instrument(instrument).trades;
-      const [count, oldest, newest] = valuesOf(
-        await this.client
-          .multi()
-          .zcard(key)
-          .zrange(key, '0', '0', 'WITHSCORES')
-          .zrangebyscore(key, from, '+inf', 'WITHSCORES')
-          .exec(),
-      ) as [number, string[], string[]];
-      return {
-        trades: decodeScoredTrades(newest, instrument),
-        count,
-        ...(oldest.length === 2
-          ? { oldest: decodeTradeMember(oldest[0], instrument, Number(oldest[1])) }
-          : {}),
-      };
+      const call = tradeKeysCall(instrument, this.keys.instrument(instrument), [String(from)]);
+      const [reply] = await TRADE_TAIL_SCRIPT.runAll(this.client, [call]);
+      return tradeTailReply(reply, instrument, from);
     });
   }
 
   trimTrades(instruments: readonly string[], before: number): Promise<number> {
     return this.explained(async () => {
-      const keys = [...new Set(instruments)].map((instrument) => this.keys.instrument(instrument).trades);
-      if (keys.length === 0) return 0;
-      let counts: unknown[];
-      if (this.client instanceof Cluster) {
-        // The keys span slots; one command each.
-        const cluster = this.client;
-        counts = await Promise.all(keys.map((key) => cluster.zremrangebyscore(key, '-inf', before)));
-      } else {
-        const pipeline = this.client.pipeline();
-        for (const key of keys) pipeline.zremrangebyscore(key, '-inf', before);
-        counts = valuesOf(await pipeline.exec());
-      }
+      const calls = [...new Set(instruments)].map((instrument) =>
+        tradeKeysCall(instrument, this.keys.instrument(instrument), [String(before)]),
+      );
+      const counts = await TRADE_TRIM_SCRIPT.runAll(this.client, calls);
       return counts.reduce<number>((sum, count) => sum + Number(count), 0);
     });
   }
@@ -419,16 +406,6 @@ interface FollowedInstrument {
 function subscriberOf(client: RedisClient): RedisClient {
   if (client instanceof Cluster) return client.duplicate([], { enableOfflineQueue: true });
   return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-}
-
-/** Members and scores as ZRANGE ... WITHSCORES gives them, as trades oldest first. */
-function decodeScoredTrades(flat: readonly string[], instrument: string): Trade[] {
-  const trades: Trade[] = [];
-  for (let index = 0; index < flat.length; index += 2) {
-    trades.push(decodeTradeMember(flat[index], instrument, Number(flat[index + 1])));
-  }
-  // The set orders equal times by member text, which puts trade id "10" before "9".
-  return trades.sort(compareTradesOldestFirst);
 }
 
 /** The values of a pipeline or transaction; rejects with the first error. */

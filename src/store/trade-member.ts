@@ -1,9 +1,9 @@
 import { Trade } from '../market/trade';
 
 /**
- * The sorted-set member of a trade: `id|side|price|amount`, side `b` (buy) or `s` (sell).
- * The time is the member's score and the instrument is in the key, so neither is repeated here;
- * equal trades always give equal members, which makes adding a trade twice store it once.
+ * A trade as `id|side|price|amount`, side `b` (buy) or `s` (sell): how a write carries its trades
+ * (with the time beside it) to the write script and to the instrument's change channel, and the
+ * member of the old sorted-set layout (time = score).
  */
 export function encodeTradeMember(trade: Trade): string {
   return `${trade.id}|${trade.side === 'buy' ? 'b' : 's'}|${trade.price}|${trade.amount}`;

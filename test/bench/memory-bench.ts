@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
+import { Trade } from '../../src/market/trade';
 import { InstrumentWrite } from '../../src/store/state-store';
 import { RedisStateStore } from '../../src/store/redis-state-store';
+import { encodeTradeMember } from '../../src/store/trade-member';
 import { startRedisServer } from '../support/redis-server';
 import { progress } from './bench-process';
 import { describeMachine } from './machine';
@@ -16,12 +18,13 @@ import { marketHead, marketState } from './memory-fixture';
  * stored trades, and how it grows with markets and depth:
  *
  * - Redis: a private redis-server, flushed before each case; the state is written through the
- *   store's own API (RedisStateStore.write, as the ingest writes it: levels as hashes, trades as a
- *   sorted set, the head as JSON). `INFO memory` used_memory before and after, divided by the
- *   markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys.
+ *   store's own API (RedisStateStore.write, as the ingest writes it: levels as hashes, trades packed
+ *   per minute in a hash, the head as JSON). `INFO memory` used_memory before and after, divided by
+ *   the markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys, and of its trades written
+ *   once more apart in the old layout (a sorted set), for bytes a trade in both.
  * - Ingest replica: a fresh process builds what the ingest keeps per market (the real OrderBook and
- *   TradeWindow holding the same levels and trades); heap and RSS after full collections, before
- *   and after.
+ *   TradeWindow holding the same levels and trades); heap (with typed-array buffers) and RSS after
+ *   full collections, before and after.
  * - API replica: a fresh process reads every market's full book and trade list from that Redis
  *   through the store, which is what the API caches per market once both were requested (the
  *   rendered response bodies come on top).
@@ -53,6 +56,8 @@ interface CaseResult extends Case {
   readonly redisPerMarket: number;
   /** MEMORY USAGE of the first market's keys. */
   readonly keys: { head: number; bids: number; asks: number; trades: number };
+  /** MEMORY USAGE of the first market's trades in the old layout (a sorted set), written apart. */
+  readonly oldLayoutTrades: number;
   readonly ingest: ProcessMemory;
   readonly api: ProcessMemory;
 }
@@ -128,8 +133,9 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     head: await usage(first.head),
     bids: await usage(first.bids),
     asks: await usage(first.asks),
-    trades: await usage(first.trades),
+    trades: await usage(first.tradeMinutes),
   };
+  const oldLayoutTrades = await measureOldLayout(admin, marketState(0, 0, testCase.trades, now).trades);
   const env = {
     MEM_MARKETS: String(testCase.markets),
     MEM_DEPTH: String(testCase.depth),
@@ -138,7 +144,28 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
   };
   const ingest = await measureProcess({ ...env, MEM_MODE: 'ingest' });
   const api = await measureProcess({ ...env, MEM_MODE: 'api', MEM_REDIS_URL: redisUrl });
-  return { ...testCase, redisPerMarket: (usedAfter - usedBefore) / testCase.markets, keys, ingest, api };
+  return {
+    ...testCase,
+    redisPerMarket: (usedAfter - usedBefore) / testCase.markets,
+    keys,
+    oldLayoutTrades,
+    ingest,
+    api,
+  };
+}
+
+/** The trades as the old layout stored them: one sorted-set member `id|side|price|amount` each, score = time. */
+async function measureOldLayout(admin: Redis, trades: readonly Trade[]): Promise<number> {
+  const key = 'bench:old-layout-trades';
+  for (let from = 0; from < trades.length; from += TRADE_CHUNK) {
+    const scored = trades
+      .slice(from, from + TRADE_CHUNK)
+      .flatMap((trade) => [trade.time, encodeTradeMember(trade)]);
+    await admin.zadd(key, ...scored);
+  }
+  const bytes = Number((await admin.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+  await admin.del(key);
+  return bytes;
 }
 
 async function measureProcess(env: Record<string, string>): Promise<ProcessMemory> {
@@ -179,12 +206,38 @@ function report(results: readonly CaseResult[], started: Date, loadAtStart: numb
     '| markets | levels/side | trades | **Redis** | ingest heap | ingest RSS | API heap | API RSS | Redis keys of one market, KiB: head / bids / asks / trades |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
+  const tradeRows = results.filter((r) => r.trades > 0);
+  const withoutTrades = (r: CaseResult): CaseResult | undefined =>
+    results.find((other) => other.trades === 0 && other.depth === r.depth && other.markets === r.markets);
   for (const r of results) {
     lines.push(
       `| ${r.markets} | ${r.depth} | ${r.trades} | **${mib(r.redisPerMarket)}** | ` +
         `${mib(perMarket(r.ingest, 'heap', r.markets))} | ${mib(perMarket(r.ingest, 'rss', r.markets))} | ` +
         `${mib(perMarket(r.api, 'heap', r.markets))} | ${mib(perMarket(r.api, 'rss', r.markets))} | ` +
         `${kib(r.keys.head)} / ${kib(r.keys.bids)} / ${kib(r.keys.asks)} / ${kib(r.keys.trades)} |`,
+    );
+  }
+  lines.push(
+    '',
+    "Bytes a trade. Redis: MEMORY USAGE of one market's trades / trades, the sorted set of the old layout",
+    'written apart from the same trades. Heaps: growth per market less that of the same markets and depth',
+    'without trades, / trades (only where the run has that case).',
+    '',
+    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of tradeRows) {
+    const base = withoutTrades(r);
+    const heap = (memory: (c: CaseResult) => ProcessMemory): string =>
+      base
+        ? (
+            (perMarket(memory(r), 'heap', r.markets) - perMarket(memory(base), 'heap', base.markets)) /
+            r.trades
+          ).toFixed(1)
+        : '-';
+    lines.push(
+      `| ${r.markets} | ${r.depth} | ${r.trades} | ${(r.oldLayoutTrades / r.trades).toFixed(1)} | ` +
+        `**${(r.keys.trades / r.trades).toFixed(1)}** | ${heap((c) => c.ingest)} | ${heap((c) => c.api)} |`,
     );
   }
   lines.push('');

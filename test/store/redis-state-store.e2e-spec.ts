@@ -101,16 +101,16 @@ describe('RedisStateStore in Redis', () => {
       `${p}:{${BTC}}:asks`,
       `${p}:{${BTC}}:bids`,
       `${p}:{${BTC}}:head`,
-      `${p}:{${BTC}}:trades`,
+      `${p}:{${BTC}}:trade-minutes`,
     ]);
     expect(await set.admin.exists(`${p}:epoch`)).toBe(1);
     expect(await set.admin.hgetall(`${p}:{${BTC}}:bids`)).toEqual({ '99.5': '1', '99': '2' });
-    expect(await set.admin.zrange(`${p}:{${BTC}}:trades`, 0, '-1', 'WITHSCORES')).toEqual([
-      '7|b|27000.5|0.25',
-      '1000',
-      '8|s|27000.5|0.25',
-      '1001',
-    ]);
+    expect(await set.admin.hgetall(`${p}:{${BTC}}:trade-minutes`)).toEqual({
+      '0': '\n7 1000 b 27000.5 0.25\n8 1001 s 27000.5 0.25',
+      n: '2',
+      lo: '0',
+      hi: '0',
+    });
     expect(JSON.parse((await set.admin.get(`${p}:{${BTC}}:head`)) ?? 'null')).toEqual(head(BTC, 1));
     expect(JSON.parse((await set.admin.get(`${p}:catalog`)) ?? 'null')).toEqual({
       markets: [],

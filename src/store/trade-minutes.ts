@@ -1,0 +1,163 @@
+import { Trade } from '../market/trade';
+
+/**
+ * The stored trades of an instrument packed per minute: a hash (`InstrumentKeys.tradeMinutes`)
+ * whose field `{minute}` (Unix milliseconds / 60,000, floored) holds the trades of that minute as
+ * one text, each trade a line `\n{id} {ms into the minute} {b|s} {price} {amount}`, in the order
+ * they were added. Three more fields: `n` the number of trades held, `lo` and `hi` the oldest and
+ * newest minute held. The hash is deleted when it holds no trade.
+ *
+ * A sorted-set member per trade costs Redis about 137 bytes; a line in a minute's text about 40,
+ * and the hash's own cost per field is shared by a minute of trades (BENCHMARKS.md).
+ */
+export const MINUTE_MS = 60_000;
+
+export const MINUTE_COUNT_FIELD = 'n';
+export const OLDEST_MINUTE_FIELD = 'lo';
+export const NEWEST_MINUTE_FIELD = 'hi';
+
+/** The trades of one minute's text, in stored order (not sorted). */
+export function decodeMinute(text: string, minute: number, instrument: string, into: Trade[] = []): Trade[] {
+  const start = minute * MINUTE_MS;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const parts = line.split(' ');
+    if (parts.length !== 5 || (parts[2] !== 'b' && parts[2] !== 's')) {
+      throw new Error(`malformed trade line ${JSON.stringify(line)} of ${instrument}, minute ${minute}`);
+    }
+    const [id, offset, side, price, amount] = parts;
+    into.push({
+      id,
+      instrument,
+      price,
+      amount,
+      side: side === 'b' ? 'buy' : 'sell',
+      time: start + Number(offset),
+    });
+  }
+  return into;
+}
+
+/** Whether a hash field names a minute (the others are the count and the bounds). */
+export function isMinuteField(field: string): boolean {
+  return field !== MINUTE_COUNT_FIELD && field !== OLDEST_MINUTE_FIELD && field !== NEWEST_MINUTE_FIELD;
+}
+
+/**
+ * Lua shared by the scripts that change the minutes: `addTrades(minutes, list)` adds trades given
+ * as `score id|side|price|amount ...` (the old sorted-set member, which is also what the write's
+ * change message carries) skipping an id its minute already holds, and `trimMinutes(minutes,
+ * before)` drops every trade with time <= before; both keep `n`, `lo` and `hi`, and return how
+ * many trades they added or dropped.
+ */
+export const TRADE_MINUTES_LUA = `
+local MINUTE = ${MINUTE_MS}
+
+local function linesIn(text)
+  local count = 0
+  for _ in string.gmatch(text, '\\n') do count = count + 1 end
+  return count
+end
+
+-- The fields other than minutes (n, lo, hi) are not numbers.
+local function oldestMinute(minutes)
+  local lowest = nil
+  for _, field in ipairs(redis.call('HKEYS', minutes)) do
+    local m = tonumber(field)
+    if m and (lowest == nil or m < lowest) then lowest = m end
+  end
+  return lowest
+end
+
+local function addTrades(minutes, list)
+  -- Per minute touched: its stored text, the lines to append and the ids they hold. The lines are
+  -- joined once at the end: appending them one by one would copy a busy minute's text per trade.
+  local stored, lines, ids, touched = {}, {}, {}, {}
+  local added = 0
+  for score, id, side, price, amount in string.gmatch(list, '(%S+) ([^|%s]+)|([bs])|([^|%s]+)|(%S+)') do
+    local time = tonumber(score)
+    local m = math.floor(time / MINUTE)
+    if stored[m] == nil then
+      stored[m] = redis.call('HGET', minutes, string.format('%d', m)) or ''
+      lines[m], ids[m] = {}, {}
+      touched[#touched + 1] = m
+    end
+    if not ids[m][id] and not string.find(stored[m], '\\n' .. id .. ' ', 1, true) then
+      ids[m][id] = true
+      local into = lines[m]
+      into[#into + 1] = '\\n' .. id .. ' ' .. string.format('%d', time - m * MINUTE) .. ' ' .. side .. ' ' .. price .. ' ' .. amount
+      added = added + 1
+    end
+  end
+  if added == 0 then return 0 end
+  local lo = tonumber(redis.call('HGET', minutes, '${OLDEST_MINUTE_FIELD}'))
+  local hi = tonumber(redis.call('HGET', minutes, '${NEWEST_MINUTE_FIELD}'))
+  local fields = {}
+  for _, m in ipairs(touched) do
+    if #lines[m] > 0 then
+      fields[#fields + 1] = string.format('%d', m)
+      fields[#fields + 1] = stored[m] .. table.concat(lines[m])
+      if lo == nil or m < lo then lo = m end
+      if hi == nil or m > hi then hi = m end
+    end
+  end
+  fields[#fields + 1] = '${OLDEST_MINUTE_FIELD}'
+  fields[#fields + 1] = string.format('%d', lo)
+  fields[#fields + 1] = '${NEWEST_MINUTE_FIELD}'
+  fields[#fields + 1] = string.format('%d', hi)
+  for from = 1, #fields, 2000 do
+    redis.call('HSET', minutes, unpack(fields, from, math.min(from + 1999, #fields)))
+  end
+  redis.call('HINCRBY', minutes, '${MINUTE_COUNT_FIELD}', added)
+  return added
+end
+
+local function trimMinutes(minutes, before)
+  local lo = tonumber(redis.call('HGET', minutes, '${OLDEST_MINUTE_FIELD}'))
+  if lo == nil then return 0 end
+  local cut = math.floor(before / MINUTE)
+  if cut < lo then return 0 end
+  local dropped = 0
+  if cut > lo then
+    for _, field in ipairs(redis.call('HKEYS', minutes)) do
+      local m = tonumber(field)
+      if m and m < cut then
+        dropped = dropped + linesIn(redis.call('HGET', minutes, field))
+        redis.call('HDEL', minutes, field)
+      end
+    end
+  end
+  local field = string.format('%d', cut)
+  local text = redis.call('HGET', minutes, field)
+  if text then
+    local last = before - cut * MINUTE
+    local kept, gone = {}, 0
+    for line, offset in string.gmatch(text, '(\\n%S+ (%d+) [^\\n]*)') do
+      if tonumber(offset) > last then kept[#kept + 1] = line else gone = gone + 1 end
+    end
+    if gone > 0 then
+      dropped = dropped + gone
+      if #kept > 0 then redis.call('HSET', minutes, field, table.concat(kept)) else redis.call('HDEL', minutes, field) end
+    end
+  end
+  if dropped == 0 then return 0 end
+  local left = redis.call('HINCRBY', minutes, '${MINUTE_COUNT_FIELD}', -dropped)
+  if left <= 0 then
+    redis.call('DEL', minutes)
+  else
+    redis.call('HSET', minutes, '${OLDEST_MINUTE_FIELD}', string.format('%d', oldestMinute(minutes)))
+  end
+  return dropped
+end
+
+-- The old layout (a sorted set, score = time, member = id|side|price|amount) moved into the minutes.
+local function migrateSortedSet(trades, minutes)
+  if redis.call('EXISTS', trades) == 0 then return end
+  local flat = redis.call('ZRANGE', trades, 0, -1, 'WITHSCORES')
+  local list = {}
+  for i = 1, #flat, 2 do list[#list + 1] = flat[i + 1] .. ' ' .. flat[i] end
+  redis.call('DEL', minutes)
+  addTrades(minutes, table.concat(list, ' '))
+  redis.call('DEL', trades)
+end
+`;
