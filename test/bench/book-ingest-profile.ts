@@ -39,19 +39,21 @@ async function main(): Promise<void> {
   const profileDir = mkdtempSync(join(tmpdir(), 'ingest-profile-'));
   const started = new Date();
   const loadAtStart = loadavg()[0];
-  const redis = await startRedisServer();
-  const sandbox = await ServerProcess.start('sandbox', 'sandbox-process.ts', {
-    env: { BENCH_FLOW_RATE: '0' },
-  });
-  let gateway: ServerProcess | undefined;
-  try {
-    const instruments = await listedInstruments(sandbox.url);
-    await setFlow(sandbox.url, flow);
-    /**
-     * One window of a gateway started afresh: its CPU from `/proc`, the deltas the exchange published
-     * meanwhile, and the hub's frames of the window when `recording`.
-     */
-    const measure = async (nodeOptions: string[], recording: boolean) => {
+  let instruments: string[] = [];
+  /**
+   * One window of a gateway started afresh, with an exchange and a Redis of its own, so that each
+   * window finds the same history of trades to catch up on: its CPU from `/proc`, the deltas the
+   * exchange published meanwhile, and the hub's frames of the window when `recording`.
+   */
+  const measure = async (nodeOptions: string[], recording: boolean) => {
+    const redis = await startRedisServer();
+    const sandbox = await ServerProcess.start('sandbox', 'sandbox-process.ts', {
+      env: { BENCH_FLOW_RATE: '0' },
+    });
+    let gateway: ServerProcess | undefined;
+    try {
+      instruments = await listedInstruments(sandbox.url);
+      await setFlow(sandbox.url, flow);
       gateway = await ServerProcess.start('gateway', 'gateway-process.ts', {
         env: { BENCH_ROLE: 'ingest', BENCH_REDIS_URL: redis.url, BENCH_UPSTREAM_URL: sandbox.url },
         nodeOptions,
@@ -75,7 +77,13 @@ async function main(): Promise<void> {
       const deltas = versionsAfter.reduce((sum, version, index) => sum + version - versionsBefore[index], 0);
       const elapsed = (window.end - window.start) / 1e6;
       return { cpu, deltas, elapsed, window, pid, frames };
-    };
+    } finally {
+      await gateway?.close();
+      await sandbox.close();
+      await redis.stop();
+    }
+  };
+  try {
     const perThousand = (run: { cpu: number; deltas: number }) => (1e6 * run.cpu) / Math.max(1, run.deltas);
     // The profiler costs the gateway a third more CPU or so: the ratio is taken without it.
     const plain = await measure(values['gateway-node-options'].split(' ').filter(Boolean), true);
@@ -114,9 +122,6 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    await gateway?.close();
-    await sandbox.close();
-    await redis.stop();
     if (!values['keep-profile']) rmSync(profileDir, { recursive: true, force: true });
   }
 }
