@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   /**
    * One window of a gateway started afresh, with an exchange and a Redis of its own, so that each
    * window finds the same history of trades to catch up on: its CPU from `/proc`, the deltas the
-   * exchange published meanwhile, and the hub's frames of the window when `recording`.
+   * exchange published meanwhile, and the hub's frames when `recording`.
    */
   const measure = async (nodeOptions: string[], recording: boolean) => {
     const redis = await startRedisServer();
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       await sleep(seconds * 1000);
       const cpu = gateway.cpuSeconds() - cpuBefore;
       const window = { start: windowStart, end: monotonicMicros() };
-      const frames = recorder?.stop() ?? [];
+      const frames = recorder?.stop() ?? { frames: [], windowStart: 0 };
       const versionsAfter = await bookVersions(sandbox.url, instruments);
       const pid = gateway.pid;
       // A profile is written as the gateway exits.

@@ -14,11 +14,20 @@ import { median } from './book-timing';
  */
 export class HubFrameRecorder {
   private readonly frames: string[] = [];
-  private recording = false;
+  private windowStart: number | undefined;
 
   private constructor(private readonly socket: WebSocket) {
+    let handshake = true;
     socket.on('message', (data: Buffer, isBinary: boolean) => {
-      if (!isBinary) this.frames.push(data.toString());
+      if (isBinary) return;
+      let text = data.toString();
+      // The handshake's answer is no hub message.
+      if (handshake) {
+        handshake = false;
+        text = text.slice(text.indexOf(RECORD_SEPARATOR) + 1);
+        if (text === '') return;
+      }
+      this.frames.push(text);
     });
   }
 
@@ -41,19 +50,24 @@ export class HubFrameRecorder {
     return recorder;
   }
 
-  /** Drops what came so far (the handshake, the snapshots) and keeps what comes from now on. */
+  /** The window starts: what came so far (the snapshots, the deltas since) only builds the books. */
   start(): void {
-    this.frames.length = 0;
-    this.recording = true;
+    this.windowStart = this.frames.length;
   }
 
-  /** The frames since `start`; the socket is closed. */
-  stop(): string[] {
+  /** Every frame since the streams opened, and where the window's frames start; the socket is closed. */
+  stop(): RecordedFrames {
     this.socket.close();
-    if (!this.recording) return [];
-    this.recording = false;
-    return this.frames.splice(0);
+    const windowStart = this.windowStart ?? this.frames.length;
+    this.windowStart = undefined;
+    return { frames: this.frames.splice(0), windowStart };
   }
+}
+
+export interface RecordedFrames {
+  readonly frames: readonly string[];
+  /** The frames before this index came before the window. */
+  readonly windowStart: number;
 }
 
 export interface FrameFloor {
@@ -66,21 +80,21 @@ export interface FrameFloor {
 }
 
 /**
- * Reads and applies `frames` `rounds` times on fresh books, after one untimed pass that warms the
- * code up. Each book starts empty: a delta's level is set or removed alike, so the cost is that of
- * the stream whatever the book held before.
+ * Reads and applies the window's frames `rounds` times, after one untimed pass that warms the code
+ * up. Each round builds fresh books from the frames before the window, untimed, so that the window's
+ * deltas apply to books as deep as the gateway's.
  */
-export function frameFloor(frames: readonly string[], rounds = 5): FrameFloor {
+export function frameFloor({ frames, windowStart }: RecordedFrames, rounds = 5): FrameFloor {
   const protocol = new ExactJsonHubProtocol((error) => {
     throw error;
   });
   let deltas = 0;
-  const pass = (): number => {
-    const books = new Map<string, OrderBook>();
+  const books = new Map<string, OrderBook>();
+  /** Reads and applies frames `from` to `to`; returns the deltas among them. */
+  const apply = (from: number, to: number): number => {
     let items = 0;
-    const started = process.cpuUsage();
-    for (const frame of frames) {
-      for (const message of protocol.parseMessages(frame, null)) {
+    for (let index = from; index < to; index++) {
+      for (const message of protocol.parseMessages(frames[index], null)) {
         if (message.type !== 2) continue;
         const { instrument, snapshot, updates, version } = bookMessageOf(message.item as BookItem, 0);
         let book = books.get(instrument);
@@ -92,8 +106,14 @@ export function frameFloor(frames: readonly string[], rounds = 5): FrameFloor {
         }
       }
     }
+    return items;
+  };
+  const pass = (): number => {
+    books.clear();
+    apply(0, windowStart);
+    const started = process.cpuUsage();
+    deltas = apply(windowStart, frames.length);
     const used = process.cpuUsage(started);
-    deltas = items;
     return (used.user + used.system) / 1000;
   };
   pass();
