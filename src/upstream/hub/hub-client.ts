@@ -8,6 +8,7 @@ import {
 import { BookStream, BookStreamHost } from './book-stream';
 import { BookListener, BookSubscription } from './book-subscription';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
+import { joiningHubFrames } from './joined-hub-frames';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
 import { describeHubConnectFailure, reportingSocketErrors } from './hub-connect-failure';
 import { marketDataHubUrl } from './hub-url';
@@ -20,16 +21,16 @@ import { RejectionSink, UpstreamRejections } from '../upstream-rejections';
 /**
  * The official client's option for the WebSocket class it opens in Node (left out of its published
  * types): the project's ws rather than the older copy the client bundles, which checks the UTF-8 of
- * every frame byte by byte in JavaScript where the newer one does it natively, and with batched reads
- * when asked. A client that stopped reading the option would fall back to its own copy, slower but the
- * same.
+ * every frame byte by byte in JavaScript where the newer one does it natively, with the frames of one
+ * read joined (see joiningHubFrames), and with batched reads when asked. A client that stopped reading
+ * the option would fall back to its own copy, slower but the same.
  */
 function projectWebSocket(
   readBatchMs: number,
   onSocketError: (error: Error) => void,
 ): IHttpConnectionOptions {
   return {
-    WebSocket: reportingSocketErrors(webSocketWithBatchedReads(readBatchMs), onSocketError),
+    WebSocket: reportingSocketErrors(joiningHubFrames(webSocketWithBatchedReads(readBatchMs)), onSocketError),
   } as IHttpConnectionOptions;
 }
 
