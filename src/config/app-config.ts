@@ -189,7 +189,10 @@ export class AppConfig {
    * the data nodes' credentials, database and TLS; its host and port are not used.
    */
   @IsOptional()
-  @Format(/^[\w.-]+:\d{1,5}(\s*,\s*[\w.-]+:\d{1,5})*$/, 'comma-separated host:port pairs such as sentinel-0:26379,sentinel-1:26379')
+  @Format(
+    /^[\w.-]+:\d{1,5}(\s*,\s*[\w.-]+:\d{1,5})*$/,
+    'comma-separated host:port pairs such as sentinel-0:26379,sentinel-1:26379',
+  )
   REDIS_SENTINELS?: string = undefined;
 
   /** The name under which the Sentinels know the primary (`sentinel monitor <name> ...`). */
@@ -327,7 +330,16 @@ export class AppConfig {
 }
 
 /** Keys whose values never appear in messages. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['UPSTREAM_PASSWORD', 'REDIS_URL', 'REDIS_SENTINEL_PASSWORD']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'UPSTREAM_PASSWORD',
+  'REDIS_URL',
+  'REDIS_SENTINEL_PASSWORD',
+]);
 
 /** Keys that may also be read from a file named by `<key>_FILE`, as Kubernetes mounts secrets. */
-export const FILE_KEYS = ['UPSTREAM_EMAIL', 'UPSTREAM_PASSWORD', 'REDIS_URL', 'REDIS_SENTINEL_PASSWORD'] as const;
+export const FILE_KEYS = [
+  'UPSTREAM_EMAIL',
+  'UPSTREAM_PASSWORD',
+  'REDIS_URL',
+  'REDIS_SENTINEL_PASSWORD',
+] as const;

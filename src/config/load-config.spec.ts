@@ -94,9 +94,9 @@ describe('loadConfig', () => {
       /REDIS_SENTINELS="sentinel-0": .*host:port/,
     );
     expect(() => loadConfig({ REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS: needs REDIS_URL/);
-    expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 's:26379', REDIS_CLUSTER: 'true' })).toThrow(
-      /set one or the other/,
-    );
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 's:26379', REDIS_CLUSTER: 'true' }),
+    ).toThrow(/set one or the other/);
     expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINEL_PASSWORD: 'x' })).toThrow(
       /REDIS_SENTINEL_PASSWORD: needs REDIS_SENTINELS/,
     );

@@ -77,7 +77,9 @@ describe('createRedisClient', () => {
       maxRetriesPerRequest: 0,
       commandTimeout: 700,
     });
-    expect(options.reconnectOnError?.(new Error('READONLY You can\'t write against a read only replica.'))).toBe(1);
+    expect(
+      options.reconnectOnError?.(new Error("READONLY You can't write against a read only replica.")),
+    ).toBe(1);
     expect(options.reconnectOnError?.(new Error('WRONGTYPE'))).toBe(false);
   });
 

@@ -105,7 +105,10 @@ export function createRedisClient(location: RedisLocation, options: RedisClientO
       sentinelPassword: location.REDIS_SENTINEL_PASSWORD,
       commandTimeoutMs: options.commandTimeoutMs ?? 5000,
     });
-    return new Redis({ ...(wait ? waitingRedisOptions(options) : storeRedisOptions(options)), ...viaSentinels });
+    return new Redis({
+      ...(wait ? waitingRedisOptions(options) : storeRedisOptions(options)),
+      ...viaSentinels,
+    });
   }
   if (!location.REDIS_CLUSTER) {
     return new Redis(location.REDIS_URL, wait ? waitingRedisOptions(options) : storeRedisOptions(options));
