@@ -8,6 +8,7 @@ import {
   head,
   trade,
 } from '../../src/store/testing/state-store-contract';
+import { sleep } from '../support/fault-run';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { redisStoreUnderTest } from './redis-store-under-test';
 
@@ -198,6 +199,29 @@ describe('RedisStateStore in Redis', () => {
       expect(versions).toContain(2);
     }, 10_000);
     expect((await store.readBook(BTC))?.bids).toEqual([['100', '2']]);
+  });
+
+  it('tells writers to replace when, after reconnecting, a head lacks its last acknowledged write', async () => {
+    const store = await set.open();
+    const resets: number[] = [];
+    store.onReset(() => resets.push(Date.now()));
+    const headKey = store.keys.instrument(BTC).head;
+    const reconnect = () =>
+      set.admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes').then(() => sleep(300));
+
+    await store.write([write(1)]);
+    await store.write([write(2, { replace: false })]);
+    await reconnect();
+    await eventually(async () => expect(await store.health()).toMatchObject({ reachable: true }), 5_000);
+    expect(resets).toEqual([]);
+
+    // A promoted replica that was one write behind: the head of version 1, without the epoch changing.
+    const older = await set.admin.get(headKey);
+    await store.write([write(3, { replace: false })]);
+    await set.admin.set(headKey, older!);
+    await reconnect();
+    await eventually(() => expect(resets).toHaveLength(1), 10_000);
+    expect(set.warnings.join('\n')).toMatch(/lacks acknowledged writes of 1 instrument\(s\) \(btc_usdt\)/);
   });
 
   // A server given by REDIS_URL cannot be taken down.
