@@ -324,8 +324,21 @@ export class RedisStateStore implements StateStore {
     try {
       return await command();
     } catch (error) {
+      this.replaceIfStalled(error);
       throw new Error(this.describe(error), { cause: error });
     }
+  }
+
+  /**
+   * A command that timed out on an open connection: the server is paused or the path went silent.
+   * The connection is dropped and made again, which also asks the Sentinels for the primary anew,
+   * and the checks after reconnecting find whatever was lost meanwhile.
+   */
+  private replaceIfStalled(error: unknown): void {
+    if (this.closed || !(error instanceof Error) || !/Command timed out/i.test(error.message)) return;
+    if (this.client.status !== 'ready') return;
+    this.logger.warn(`${this.describe(error)}; reconnecting`);
+    this.client.disconnect(true);
   }
 
   private describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import { createStoreRedisClient } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
 import {
@@ -222,6 +223,30 @@ describe('RedisStateStore in Redis', () => {
     await reconnect();
     await eventually(() => expect(resets).toHaveLength(1), 10_000);
     expect(set.warnings.join('\n')).toMatch(/lacks acknowledged writes of 1 instrument\(s\) \(btc_usdt\)/);
+  });
+
+  it('treats a server that stops answering as an outage within the command timeout, then reconnects', async () => {
+    const client = createStoreRedisClient(server.url, { commandTimeoutMs: 300, maxReconnectDelayMs: 100 });
+    client.on('error', () => undefined);
+    const store = new RedisStateStore(client, {
+      prefix: set.prefix,
+      closeClient: true,
+      logger: { warn: (message) => set.warnings.push(message) },
+    });
+    await store.ready();
+    await store.write([write(1)]);
+    let reconnections = 0;
+    client.on('reconnecting', () => (reconnections += 1));
+
+    const pauseMs = 4_000;
+    const pausedAt = Date.now();
+    await set.admin.call('CLIENT', 'PAUSE', String(pauseMs), 'ALL');
+    await expect(store.readBook(BTC)).rejects.toThrow(/did not answer in time/);
+    expect(Date.now() - pausedAt).toBeLessThan(pauseMs);
+    await eventually(() => expect(reconnections).toBeGreaterThan(0), 2_000);
+
+    await eventually(async () => expect((await store.readBook(BTC))?.version).toBe(1), 10_000);
+    await store.close();
   });
 
   // A server given by REDIS_URL cannot be taken down.
