@@ -1,3 +1,5 @@
+import { Queue } from 'bullmq';
+import { JOB_QUEUE } from '../../src/scheduler/bullmq-job-scheduler';
 import { ApiLoad } from '../chaos/api-load';
 import { LISTED } from '../support/fault-cases';
 import { sleep } from '../support/fault-run';
@@ -87,10 +89,20 @@ describe('a Redis behind Sentinels failing over', () => {
     await sleep(500);
     const old = await set.primary();
     await old.kill();
-    await set.untilFailedOver(old);
+    const promoted = await set.untilFailedOver(old);
     await sleep(1_000);
     await expectConverges(stack.sandbox, stack.store, LISTED, 20_000);
     expectNothingFailed();
+    // The job schedulers are in place on the new primary, for the next run of each job.
+    const queue = new Queue(JOB_QUEUE, {
+      connection: { host: '127.0.0.1', port: promoted.port },
+      prefix: 'mdg',
+    });
+    try {
+      expect((await queue.getJobSchedulers()).length).toBeGreaterThan(0);
+    } finally {
+      await queue.close();
+    }
   }, 60_000);
 
   it('the primary paused for longer than the command timeout', async () => {
