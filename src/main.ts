@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   const { gateway: config, sandbox: sandboxConfig } = readConfig();
   registerSecret(config.UPSTREAM_PASSWORD);
   registerUrlPassword(config.REDIS_URL);
+  registerSecret(config.REDIS_SENTINEL_PASSWORD);
   logger = createRootLogger(config.LOG_LEVEL);
   const nestLogger = new NestPinoLogger(logger);
   NestLogger.overrideLogger(nestLogger);

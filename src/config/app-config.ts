@@ -190,6 +190,39 @@ export class AppConfig {
   @Flag()
   REDIS_CLUSTER = false;
 
+  /**
+   * Sentinels that watch a replicated Redis, comma-separated `host:port`; set, the gateway asks them
+   * for the primary of REDIS_SENTINEL_NAME and follows it across failovers. `REDIS_URL` still gives
+   * the data nodes' credentials, database and TLS; its host and port are not used.
+   */
+  @IsOptional()
+  @Format(
+    /^[\w.-]+:\d{1,5}(\s*,\s*[\w.-]+:\d{1,5})*$/,
+    'comma-separated host:port pairs such as sentinel-0:26379,sentinel-1:26379',
+  )
+  REDIS_SENTINELS?: string = undefined;
+
+  /** The name under which the Sentinels know the primary (`sentinel monitor <name> ...`). */
+  @Identifier(64, '_.-')
+  REDIS_SENTINEL_NAME = 'mymaster';
+
+  /** Password of the Sentinels themselves (their `requirepass`), if they ask for one. */
+  @IsOptional()
+  @Text()
+  REDIS_SENTINEL_PASSWORD?: string = undefined;
+
+  /** A file holding REDIS_SENTINEL_PASSWORD (a mounted secret), instead of the variable. */
+  @IsOptional()
+  @FilePath()
+  REDIS_SENTINEL_PASSWORD_FILE?: string = undefined;
+
+  /**
+   * A store command without a reply after this long fails, and the connection is replaced: a primary
+   * that is paused, or a link that went silent without closing, counts as an outage after this long.
+   */
+  @Milliseconds({ min: 100, max: 60_000 })
+  REDIS_COMMAND_TIMEOUT_MS = 5_000;
+
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   @Identifier(32, '_.-')
   REDIS_PREFIX = 'mdg';
@@ -304,7 +337,16 @@ export class AppConfig {
 }
 
 /** Keys whose values never appear in messages. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['UPSTREAM_PASSWORD', 'REDIS_URL']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'UPSTREAM_PASSWORD',
+  'REDIS_URL',
+  'REDIS_SENTINEL_PASSWORD',
+]);
 
 /** Keys that may also be read from a file named by `<key>_FILE`, as Kubernetes mounts secrets. */
-export const FILE_KEYS = ['UPSTREAM_EMAIL', 'UPSTREAM_PASSWORD', 'REDIS_URL'] as const;
+export const FILE_KEYS = [
+  'UPSTREAM_EMAIL',
+  'UPSTREAM_PASSWORD',
+  'REDIS_URL',
+  'REDIS_SENTINEL_PASSWORD',
+] as const;

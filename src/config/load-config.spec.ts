@@ -52,6 +52,62 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the Sentinel settings, the Sentinel password from a file as well', () => {
+    const config = loadConfig({
+      REDIS_URL: 'redis://:pw@mymaster/0',
+      REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379',
+      REDIS_SENTINEL_NAME: 'books',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_COMMAND_TIMEOUT_MS: '1500',
+    });
+    expect(config.REDIS_SENTINELS).toBe('sentinel-0:26379, sentinel-1:26379');
+    expect(config.REDIS_SENTINEL_NAME).toBe('books');
+    expect(config.REDIS_SENTINEL_PASSWORD).toBe('sentinel-secret');
+    expect(config.REDIS_COMMAND_TIMEOUT_MS).toBe(1500);
+    expect(loadConfig({}).REDIS_SENTINEL_NAME).toBe('mymaster');
+    expect(loadConfig({}).REDIS_COMMAND_TIMEOUT_MS).toBe(5000);
+
+    const dir = mkdtempSync(join(tmpdir(), 'mdg-sentinel-'));
+    try {
+      writeFileSync(join(dir, 'password'), 'from-file\n');
+      const fromFile = loadConfig({
+        REDIS_URL: 'redis://mymaster',
+        REDIS_SENTINELS: 's:26379',
+        REDIS_SENTINEL_PASSWORD_FILE: join(dir, 'password'),
+      });
+      expect(fromFile.REDIS_SENTINEL_PASSWORD).toBe('from-file');
+      expect(() =>
+        loadConfig({
+          REDIS_URL: 'redis://mymaster',
+          REDIS_SENTINELS: 's:26379',
+          REDIS_SENTINEL_PASSWORD: 'x',
+          REDIS_SENTINEL_PASSWORD_FILE: join(dir, 'password'),
+        }),
+      ).toThrow(/REDIS_SENTINEL_PASSWORD and REDIS_SENTINEL_PASSWORD_FILE: set one or the other/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the Sentinel settings and their combination', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 'sentinel-0' })).toThrow(
+      /REDIS_SENTINELS="sentinel-0": .*host:port/,
+    );
+    expect(() => loadConfig({ REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS: needs REDIS_URL/);
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 's:26379', REDIS_CLUSTER: 'true' }),
+    ).toThrow(/set one or the other/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINEL_PASSWORD: 'x' })).toThrow(
+      /REDIS_SENTINEL_PASSWORD: needs REDIS_SENTINELS/,
+    );
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '10' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+    try {
+      loadConfig({ REDIS_SENTINELS: 'bad', REDIS_SENTINEL_PASSWORD: 'hunter2' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
   it('checks settings that belong together', () => {
     expect(() => loadConfig({ UPSTREAM_EMAIL: 'a@b.c' })).toThrow(/set both or neither/);
     expect(() => loadConfig({ UPSTREAM_WS_URL: 'ws://x' })).toThrow(/need UPSTREAM_BASE_URL/);

@@ -92,6 +92,16 @@ function crossFieldProblems(config: AppConfig): string[] {
   }
   if (config.REDIS_CLUSTER && !config.REDIS_URL)
     problems.push('REDIS_CLUSTER: needs REDIS_URL, a node of the cluster');
+  if (config.REDIS_SENTINELS && !config.REDIS_URL)
+    problems.push(
+      'REDIS_SENTINELS: needs REDIS_URL, for the credentials, database and TLS of the data nodes',
+    );
+  if (config.REDIS_SENTINELS && config.REDIS_CLUSTER)
+    problems.push(
+      'REDIS_SENTINELS and REDIS_CLUSTER: a Redis Cluster fails over by itself; set one or the other',
+    );
+  if (config.REDIS_SENTINEL_PASSWORD && !config.REDIS_SENTINELS)
+    problems.push('REDIS_SENTINEL_PASSWORD: needs REDIS_SENTINELS');
   if (config.CONSOLE_PORT !== undefined && config.CONSOLE_PORT !== 0 && config.CONSOLE_PORT === config.PORT)
     problems.push('CONSOLE_PORT: must differ from PORT (unset serves the console on PORT)');
   return problems;

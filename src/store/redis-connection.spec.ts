@@ -51,6 +51,45 @@ describe('createRedisClient', () => {
     expect(options.redisOptions?.commandTimeout).toBeUndefined();
   });
 
+  it('builds a Redis that reaches the primary through the Sentinels, credentials from the URL', () => {
+    const sentinel = {
+      REDIS_URL: 'redis://:data-secret@ignored:1/2',
+      REDIS_CLUSTER: false,
+      REDIS_SENTINELS: '127.0.0.1:1,127.0.0.1:2',
+      REDIS_SENTINEL_NAME: 'books',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_COMMAND_TIMEOUT_MS: 700,
+    };
+    const client = built(createRedisClient(sentinel));
+    expect(client).toBeInstanceOf(Redis);
+    const options = (client as Redis).options;
+    expect(options).toMatchObject({
+      sentinels: [
+        { host: '127.0.0.1', port: 1 },
+        { host: '127.0.0.1', port: 2 },
+      ],
+      name: 'books',
+      role: 'master',
+      password: 'data-secret',
+      sentinelPassword: 'sentinel-secret',
+      db: 2,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 700,
+    });
+    expect(
+      options.reconnectOnError?.(new Error("READONLY You can't write against a read only replica.")),
+    ).toBe(1);
+    expect(options.reconnectOnError?.(new Error('WRONGTYPE'))).toBe(false);
+  });
+
+  it('times commands out after REDIS_COMMAND_TIMEOUT_MS unless the caller says otherwise', () => {
+    const location = { ...standalone, REDIS_COMMAND_TIMEOUT_MS: 1234 };
+    expect((built(createRedisClient(location)) as Redis).options.commandTimeout).toBe(1234);
+    const own = built(createRedisClient(location, { commandTimeoutMs: 300 })) as Redis;
+    expect(own.options.commandTimeout).toBe(300);
+  });
+
   it('needs REDIS_URL', () => {
     expect(() => createRedisClient({ REDIS_URL: undefined, REDIS_CLUSTER: false })).toThrow('REDIS_URL');
   });

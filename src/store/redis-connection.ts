@@ -2,6 +2,7 @@ import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { countRedisError } from './redis-errors';
 import { describeRedisFailure, redisAddress } from './redis-failure';
+import { sentinelOptions } from './redis-sentinels';
 import { StoreLogger } from './store-logger';
 
 /** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
@@ -72,13 +73,21 @@ export interface RedisClientOptions extends StoreConnectionOptions {
   readonly commands?: RedisCommandPolicy;
 }
 
-/** The settings that say where Redis is. */
-export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'>;
+/** The settings that say where Redis is, and how long a command may go unanswered. */
+export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'> &
+  Partial<
+    Pick<
+      AppConfig,
+      'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_SENTINEL_PASSWORD' | 'REDIS_COMMAND_TIMEOUT_MS'
+    >
+  >;
 
 /**
  * A new connection to the configured Redis, for any component: an ioredis `Redis` for
- * `REDIS_URL`, or with `REDIS_CLUSTER=true` a `Cluster` seeded with that node (credentials and TLS
- * of the URL apply to every node). The caller owns it: it should listen to its `error` events
+ * `REDIS_URL`, with `REDIS_SENTINELS` a `Redis` to the primary the Sentinels name, or with
+ * `REDIS_CLUSTER=true` a `Cluster` seeded with that node (credentials and TLS of the URL apply to
+ * every node). A fail-fast connection times commands out after `commandTimeoutMs`, else
+ * `REDIS_COMMAND_TIMEOUT_MS`. The caller owns it: it should listen to its `error` events
  * (`reportConnectionErrors`) and close it.
  *
  * Keys used together by one script or transaction must share a hash tag on a cluster; for BullMQ
@@ -87,6 +96,20 @@ export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'>;
 export function createRedisClient(location: RedisLocation, options: RedisClientOptions = {}): RedisClient {
   if (!location.REDIS_URL) throw new Error('REDIS_URL is not set');
   const wait = options.commands === 'wait';
+  options = { ...options, commandTimeoutMs: options.commandTimeoutMs ?? location.REDIS_COMMAND_TIMEOUT_MS };
+  if (location.REDIS_SENTINELS) {
+    const viaSentinels = sentinelOptions({
+      url: location.REDIS_URL,
+      sentinels: location.REDIS_SENTINELS,
+      name: location.REDIS_SENTINEL_NAME ?? 'mymaster',
+      sentinelPassword: location.REDIS_SENTINEL_PASSWORD,
+      commandTimeoutMs: options.commandTimeoutMs ?? 5000,
+    });
+    return new Redis({
+      ...(wait ? waitingRedisOptions(options) : storeRedisOptions(options)),
+      ...viaSentinels,
+    });
+  }
   if (!location.REDIS_CLUSTER) {
     return new Redis(location.REDIS_URL, wait ? waitingRedisOptions(options) : storeRedisOptions(options));
   }

@@ -2,7 +2,10 @@ import { Cluster } from 'ioredis';
 import { networkCause } from '../logging/network-cause';
 import type { RedisClient } from './redis-connection';
 
-/** `host:port` of a Redis connection, or `cluster host:port` of a cluster's first seed: never credentials. */
+/**
+ * `host:port` of a Redis connection, `cluster host:port` of a cluster's first seed, or the primary's
+ * name and first Sentinel: never credentials.
+ */
 export function redisAddress(client: RedisClient): string {
   if (client instanceof Cluster) {
     const seeds = (client as unknown as { startupNodes?: readonly { host?: string; port?: number }[] })
@@ -10,7 +13,11 @@ export function redisAddress(client: RedisClient): string {
     const seed = seeds?.[0];
     return seed ? `cluster ${seed.host ?? 'localhost'}:${seed.port ?? 6379}` : 'cluster';
   }
-  const { host, port, path } = client.options;
+  const { host, port, path, sentinels, name } = client.options;
+  if (sentinels?.length) {
+    const first = sentinels[0];
+    return `primary ${name ?? 'mymaster'} via sentinel ${first.host ?? 'localhost'}:${first.port ?? 26379}`;
+  }
   return path ? path : `${host ?? 'localhost'}:${port ?? 6379}`;
 }
 

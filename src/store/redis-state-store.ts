@@ -8,6 +8,7 @@ import { BOOK_READ_SCRIPT, bookReadCall, bookReadReply } from './book-read-scrip
 import { catalogNotice, parseChangeNotice } from './change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
+import { AcknowledgedWrites } from './acknowledged-writes';
 import { ListenerSet } from './listener-set';
 import {
   createStoreRedisClient,
@@ -81,6 +82,10 @@ export class RedisStateStore implements StateStore {
   /** The epoch marker as this store last saw or wrote it. */
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
+  /** What this store's writes left, to find writes a failover lost. */
+  private readonly acknowledged = new AcknowledgedWrites();
+  /** The checks after the latest (re)connection; writes wait for them, lest one land on lost state unnoticed. */
+  private reconnectionChecks: Promise<void> = Promise.resolve();
   private closed = false;
   /** Where Redis is, for messages: host and port only. */
   private readonly address: string;
@@ -133,6 +138,7 @@ export class RedisStateStore implements StateStore {
 
   write(batch: readonly InstrumentWrite[]): Promise<WriteOutcome[]> {
     return this.explained(async () => {
+      await this.reconnectionChecks;
       const calls = instrumentWriteCalls(this.keys, batch, {
         oneWritePerCall: this.client instanceof Cluster,
       });
@@ -141,10 +147,12 @@ export class RedisStateStore implements StateStore {
         calls.map(({ call }) => call),
       );
       const results = calls.flatMap(({ writes }, index) => writeResults(replies[index], writes));
-      return batch.map((write, index) => ({
-        instrument: write.instrument,
-        result: results[index] === 1 ? 'written' : 'fenced',
-      }));
+      return batch.map((write, index) => {
+        const written = results[index] === 1;
+        if (written) this.acknowledged.record(write.instrument, write.head);
+        else this.acknowledged.forget(write.instrument);
+        return { instrument: write.instrument, result: written ? 'written' : 'fenced' };
+      });
     });
   }
 
@@ -303,8 +311,21 @@ export class RedisStateStore implements StateStore {
     try {
       return await command();
     } catch (error) {
+      this.replaceIfStalled(error);
       throw new Error(this.describe(error), { cause: error });
     }
+  }
+
+  /**
+   * A command that timed out on an open connection: the server is paused or the path went silent.
+   * The connection is dropped and made again, which also asks the Sentinels for the primary anew,
+   * and the checks after reconnecting find whatever was lost meanwhile.
+   */
+  private replaceIfStalled(error: unknown): void {
+    if (this.closed || !(error instanceof Error) || !/Command timed out/i.test(error.message)) return;
+    if (this.client.status !== 'ready') return;
+    this.logger.warn(`${this.describe(error)}; reconnecting`);
+    this.client.disconnect(true);
   }
 
   private describe(error: unknown): string {
@@ -332,8 +353,27 @@ export class RedisStateStore implements StateStore {
 
   private readonly handleReady = (): void => {
     this.connectionError = undefined;
-    this.checkEpoch().catch((error: unknown) => this.logger.warn(`epoch check failed: ${String(error)}`));
+    this.reconnectionChecks = this.checkEpoch()
+      .then(() => this.checkAcknowledgedWrites())
+      .catch((error: unknown) => this.logger.warn(`checks after reconnecting failed: ${String(error)}`));
   };
+
+  /**
+   * After a reconnection, possibly to a promoted replica: if a head no longer shows what this store
+   * last wrote, writes the old primary acknowledged were lost, and writers must replace everything.
+   */
+  private async checkAcknowledgedWrites(): Promise<void> {
+    const instruments = this.acknowledged.instruments();
+    if (instruments.length === 0 || this.closed) return;
+    const lost = this.acknowledged.lost(await this.readHeads(instruments));
+    if (lost.length === 0 || this.closed) return;
+    this.logger.warn(
+      `Redis lacks acknowledged writes of ${lost.length} instrument(s) (${lost.slice(0, 5).join(', ')}), ` +
+        'as after a failover to a replica that was behind; rewriting all state',
+    );
+    this.acknowledged.clear();
+    this.resetListeners.emit();
+  }
 
   private readonly handleMessage = (channel: string, message: string): void => {
     const book = this.instrumentListeners.get(channel);
@@ -375,7 +415,10 @@ export class RedisStateStore implements StateStore {
     } else {
       this.epoch = found;
     }
-    if ((found === null || known !== undefined) && !this.closed) this.resetListeners.emit();
+    if ((found === null || known !== undefined) && !this.closed) {
+      this.acknowledged.clear();
+      this.resetListeners.emit();
+    }
   }
 }
 

@@ -25,6 +25,7 @@ const VALID_SETS: Record<string, ValueSet> = {
   production: { files: ['production-values.yaml'] },
   trial: { files: ['trial-values.yaml'] },
   combined: { files: ['combined-values.yaml'] },
+  sentinel: { files: ['sentinel-values.yaml'] },
 };
 type SetName = keyof typeof VALID_SETS;
 
@@ -561,6 +562,51 @@ describe('combined value set', () => {
   });
 });
 
+describe('sentinel value set', () => {
+  const manifest = () => rendered.sentinel;
+
+  it('names the Sentinels and the primary in the ConfigMap, and keeps both passwords in the Secret', () => {
+    const config = manifest().get<IConfigMap>('ConfigMap', NAME);
+    expect(config.data).toMatchObject({
+      REDIS_CLUSTER: 'false',
+      REDIS_SENTINELS: [0, 1, 2]
+        .map((node) => `redis-node-${node}.redis-headless.data.svc.cluster.local:26379`)
+        .join(','),
+      REDIS_SENTINEL_NAME: 'mymaster',
+    });
+    const secret = manifest().get<ISecret>('Secret', NAME);
+    expect(secret.stringData).toEqual({
+      REDIS_URL: 'redis://:data-password@mymaster/0',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-password',
+    });
+    for (const role of ['api', 'ingest']) {
+      const variables = environment(gatewayContainer(manifest().deployment(`${NAME}-${role}`)));
+      expect(variables.REDIS_SENTINEL_PASSWORD).toBe(`secret:${NAME}/REDIS_SENTINEL_PASSWORD`);
+    }
+  });
+
+  it('lets gateway pods reach the Sentinels as well as the data nodes', () => {
+    const policy = manifest().get<INetworkPolicy>('NetworkPolicy', `${NAME}-api`);
+    const ports = policy.spec!.egress!.flatMap((rule) => rule.ports!.map((port) => port.port));
+    expect(ports).toEqual(expect.arrayContaining([6379, 26379]));
+  });
+
+  it('reads the Sentinel password from an existing Secret, where it may be missing', async () => {
+    const result = await helm.template({
+      files: ['sentinel-values.yaml'],
+      values: { existingSecret: 'credentials', redis: { url: '', sentinel: { password: '' } } },
+    });
+    expect(result.ok).toBe(true);
+    const ingest = gatewayContainer(new RenderedManifest(result.stdout).deployment(`${NAME}-ingest`));
+    const password = ingest.env!.find((variable) => variable.name === 'REDIS_SENTINEL_PASSWORD')!;
+    expect(password.valueFrom!.secretKeyRef).toEqual({
+      name: 'credentials',
+      key: 'REDIS_SENTINEL_PASSWORD',
+      optional: true,
+    });
+  });
+});
+
 describe('NOTES.txt', () => {
   it('warns about the bundled Redis and the in-process sandbox of a trial', async () => {
     const result = await helm.exec([
@@ -657,6 +703,31 @@ describe('invalid values', () => {
       'an empty console allow-list',
       { files: defaults, values: { console: { allow: '' } } },
       /\/console\/allow': minLength/,
+    ],
+    [
+      'Sentinels in front of a Redis Cluster',
+      { files: ['sentinel-values.yaml'], values: { redis: { cluster: true } } },
+      /\/redis\/cluster': value must be false/,
+    ],
+    [
+      'Sentinels beside the bundled Redis',
+      { files: ['sentinel-values.yaml'], values: { redis: { bundled: { enabled: true } } } },
+      /\/redis\/bundled\/enabled': value must be false/,
+    ],
+    [
+      'a Sentinel without its port',
+      { files: defaults, values: { redis: { sentinel: { nodes: ['sentinel-0'] } } } },
+      /\/redis\/sentinel\/nodes\/0'/,
+    ],
+    [
+      'a Sentinel password without Sentinels',
+      { files: defaults, values: { redis: { sentinel: { password: 'secret' } } } },
+      /\/redis\/sentinel\/nodes': minItems/,
+    ],
+    [
+      'a Sentinel setting the chart owns, in extraEnv',
+      { files: defaults, values: { config: { extraEnv: { REDIS_SENTINELS: 's:26379' } } } },
+      /\/config\/extraEnv\/REDIS_SENTINELS'/,
     ],
   ];
 

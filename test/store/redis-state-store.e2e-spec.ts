@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import { createStoreRedisClient } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
 import {
@@ -8,6 +9,7 @@ import {
   head,
   trade,
 } from '../../src/store/testing/state-store-contract';
+import { sleep } from '../support/fault-run';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { redisStoreUnderTest } from './redis-store-under-test';
 
@@ -198,6 +200,53 @@ describe('RedisStateStore in Redis', () => {
       expect(versions).toContain(2);
     }, 10_000);
     expect((await store.readBook(BTC))?.bids).toEqual([['100', '2']]);
+  });
+
+  it('tells writers to replace when, after reconnecting, a head lacks its last acknowledged write', async () => {
+    const store = await set.open();
+    const resets: number[] = [];
+    store.onReset(() => resets.push(Date.now()));
+    const headKey = store.keys.instrument(BTC).head;
+    const reconnect = () =>
+      set.admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes').then(() => sleep(300));
+
+    await store.write([write(1)]);
+    await store.write([write(2, { replace: false })]);
+    await reconnect();
+    await eventually(async () => expect(await store.health()).toMatchObject({ reachable: true }), 5_000);
+    expect(resets).toEqual([]);
+
+    // A promoted replica that was one write behind: the head of version 1, without the epoch changing.
+    const older = await set.admin.get(headKey);
+    await store.write([write(3, { replace: false })]);
+    await set.admin.set(headKey, older!);
+    await reconnect();
+    await eventually(() => expect(resets).toHaveLength(1), 10_000);
+    expect(set.warnings.join('\n')).toMatch(/lacks acknowledged writes of 1 instrument\(s\) \(btc_usdt\)/);
+  });
+
+  it('treats a server that stops answering as an outage within the command timeout, then reconnects', async () => {
+    const client = createStoreRedisClient(server.url, { commandTimeoutMs: 300, maxReconnectDelayMs: 100 });
+    client.on('error', () => undefined);
+    const store = new RedisStateStore(client, {
+      prefix: set.prefix,
+      closeClient: true,
+      logger: { warn: (message) => set.warnings.push(message) },
+    });
+    await store.ready();
+    await store.write([write(1)]);
+    let reconnections = 0;
+    client.on('reconnecting', () => (reconnections += 1));
+
+    const pauseMs = 4_000;
+    const pausedAt = Date.now();
+    await set.admin.call('CLIENT', 'PAUSE', String(pauseMs), 'ALL');
+    await expect(store.readBook(BTC)).rejects.toThrow(/did not answer in time/);
+    expect(Date.now() - pausedAt).toBeLessThan(pauseMs);
+    await eventually(() => expect(reconnections).toBeGreaterThan(0), 2_000);
+
+    await eventually(async () => expect((await store.readBook(BTC))?.version).toBe(1), 10_000);
+    await store.close();
   });
 
   // A server given by REDIS_URL cannot be taken down.

@@ -185,6 +185,15 @@ env:
         name: {{ include "mdg.secretName" $root }}
         key: {{ $root.Values.secretKeys.redisUrl }}
   {{- end }}
+  {{- $sentinel := $root.Values.redis.sentinel }}
+  {{- if and $sentinel.nodes (or $root.Values.existingSecret $sentinel.password) }}
+  - name: REDIS_SENTINEL_PASSWORD
+    valueFrom:
+      secretKeyRef:
+        name: {{ include "mdg.secretName" $root }}
+        key: {{ $root.Values.secretKeys.redisSentinelPassword }}
+        optional: {{ not (empty $root.Values.existingSecret) }}
+  {{- end }}
   {{- if .credentials }}
   {{- if or $root.Values.existingSecret $root.Values.upstream.email }}
   - name: UPSTREAM_EMAIL

@@ -4,7 +4,11 @@ import { LuaScript, ScriptCall } from '../../store/lua-script';
 /**
  * Takes the lease of an instrument only if nobody holds it: mints the next fencing token (tokens only
  * grow, even across owners) and stores `{token}:{owner}` with the lease time. Returns the token, or 0
- * when the lease is held (tokens start at 1).
+ * when the lease is held.
+ *
+ * A token is at least the server's time in microseconds (a safe integer): a replica promoted without the counter's
+ * last increments (a failover) still mints tokens above those the old primary handed out, as long as
+ * the nodes' clocks agree to within the time the failover took.
  *
  * KEYS: lease, lease token counter. ARGV: owner, lease time in ms.
  */
@@ -12,8 +16,14 @@ export const ACQUIRE_LEASE = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local token = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], token .. ':' .. ARGV[1], 'PX', ARGV[2])
+if token < now then
+  token = now
+  redis.call('SET', KEYS[2], string.format('%d', token))
+end
+redis.call('SET', KEYS[1], string.format('%d', token) .. ':' .. ARGV[1], 'PX', ARGV[2])
 return token
 `);
 

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { DEFAULT_KEY_PREFIX } from '../../store/keys';
-import { createRedisClient, RedisClient, reportConnectionErrors } from '../../store/redis-connection';
+import {
+  createRedisClient,
+  RedisClient,
+  RedisLocation,
+  reportConnectionErrors,
+} from '../../store/redis-connection';
 import { OwnRequestWindow } from './own-request-window';
 import { BudgetLogger, RedisBudgetConnection } from './redis-budget-connection';
 import {
@@ -263,7 +268,7 @@ export class RedisRequestBudget implements RequestBudget {
 
   /** A budget with its own connection to the configured Redis (or Redis Cluster), closed with the budget. */
   static fromConfig(
-    config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER' | 'REDIS_PREFIX'>,
+    config: RedisLocation & Pick<AppConfig, 'REDIS_PREFIX'>,
     options: Omit<RedisRequestBudgetOptions, 'prefix' | 'closeClient'> = {},
   ): RedisRequestBudget {
     const client = createRedisClient(config, {

@@ -1,0 +1,216 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { waitFor } from '../support/fault-run';
+import { freePort } from '../support/redis-server';
+
+export const PRIMARY_NAME = 'mymaster';
+
+/** One process of the set: a data node or a Sentinel. */
+export interface SetProcess {
+  readonly port: number;
+  /** Kills the process (SIGKILL), as a crash would; nothing if it is not running. */
+  kill(): Promise<void>;
+}
+
+/**
+ * One primary, two replicas and three Sentinels on free loopback ports, without persistence. The
+ * Sentinels declare a primary down after `downAfterMs` and fail over; every process is killed by
+ * `stop()` or when the test process exits.
+ */
+export class SentinelSet {
+  private constructor(
+    private readonly dir: string,
+    readonly nodes: SetProcess[],
+    readonly sentinels: SetProcess[],
+  ) {}
+
+  static async start(options: { downAfterMs?: number } = {}): Promise<SentinelSet> {
+    const dir = mkdtempSync(join(tmpdir(), 'mdg-sentinel-set-'));
+    const nodes: SetProcess[] = [];
+    const sentinels: SetProcess[] = [];
+    const set = new SentinelSet(dir, nodes, sentinels);
+    try {
+      const primary = await startProcess(['--save', '', '--appendonly', 'no', '--dir', dir]);
+      nodes.push(primary);
+      for (let replica = 0; replica < 2; replica += 1) {
+        nodes.push(
+          await startProcess([
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--dir',
+            dir,
+            '--replicaof',
+            '127.0.0.1',
+            String(primary.port),
+          ]),
+        );
+      }
+      await waitFor(
+        async () => (await connectedReplicas(primary.port)) === 2,
+        'both replicas in sync',
+        15_000,
+      );
+      for (let sentinel = 0; sentinel < 3; sentinel += 1) {
+        const file = join(dir, `sentinel-${sentinel}.conf`);
+        writeFileSync(
+          file,
+          [
+            `sentinel monitor ${PRIMARY_NAME} 127.0.0.1 ${primary.port} 2`,
+            `sentinel down-after-milliseconds ${PRIMARY_NAME} ${options.downAfterMs ?? 1_000}`,
+            `sentinel failover-timeout ${PRIMARY_NAME} 5000`,
+            `sentinel parallel-syncs ${PRIMARY_NAME} 2`,
+            '',
+          ].join('\n'),
+        );
+        sentinels.push(await startProcess([], file));
+      }
+      // Every Sentinel knows both replicas and the others before a test may fail the primary over.
+      await waitFor(
+        async () => (await Promise.all(sentinels.map((s) => sentinelSees(s.port)))).every(Boolean),
+        'the Sentinels know each other and the replicas',
+        20_000,
+        100,
+      );
+      return set;
+    } catch (error) {
+      await set.stop();
+      throw error;
+    }
+  }
+
+  /** `host:port,...` of the Sentinels, as `REDIS_SENTINELS` takes them. */
+  get sentinelList(): string {
+    return this.sentinels.map((sentinel) => `127.0.0.1:${sentinel.port}`).join(',');
+  }
+
+  /** The data node the Sentinels name as primary now. */
+  async primary(): Promise<SetProcess> {
+    const admin = new Redis(this.sentinels[0].port, '127.0.0.1', {
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+    });
+    try {
+      const [, port] = (await admin.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', PRIMARY_NAME)) as string[];
+      const node = this.nodes.find((candidate) => candidate.port === Number(port));
+      if (!node) throw new Error(`the Sentinels name an unknown primary on port ${port}`);
+      return node;
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  /** Waits until the Sentinels name a primary other than `old`, that accepts writes. */
+  async untilFailedOver(old: SetProcess, timeoutMs = 30_000): Promise<SetProcess> {
+    let current = old;
+    await waitFor(
+      async () => {
+        current = await this.primary().catch(() => old);
+        return current !== old && (await role(current.port)) === 'master';
+      },
+      'a replica promoted',
+      timeoutMs,
+      100,
+    );
+    return current;
+  }
+
+  /** `SENTINEL FAILOVER`: promotes a replica while the primary still runs. */
+  async forceFailover(): Promise<void> {
+    const admin = new Redis(this.sentinels[0].port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+    try {
+      await admin.call('SENTINEL', 'FAILOVER', PRIMARY_NAME);
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  /** A plain connection to one data node, for the test's own checks. */
+  connect(node: SetProcess): Redis {
+    return new Redis(node.port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sentinels, ...this.nodes].map((process) => process.kill()));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+async function startProcess(args: readonly string[], sentinelConfig?: string): Promise<SetProcess> {
+  const port = await freePort();
+  const argv = [
+    ...(sentinelConfig ? [sentinelConfig, '--sentinel'] : []),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--loglevel',
+    'warning',
+    ...args,
+  ];
+  const child = spawn('redis-server', argv, { stdio: 'ignore' });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  await waitFor(() => answersPing(port), `redis on port ${port} answering`, 10_000);
+  return {
+    port,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function withConnection<T>(port: number, use: (client: Redis) => Promise<T>): Promise<T | undefined> {
+  const client = new Redis(port, '127.0.0.1', {
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1_000,
+    commandTimeout: 1_000,
+    lazyConnect: true,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await use(client);
+  } catch {
+    return undefined;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function answersPing(port: number): Promise<boolean> {
+  return (await withConnection(port, (client) => client.ping())) === 'PONG';
+}
+
+async function role(port: number): Promise<string | undefined> {
+  return withConnection(port, async (client) => ((await client.call('ROLE')) as string[])[0]);
+}
+
+async function connectedReplicas(port: number): Promise<number> {
+  const info = await withConnection(port, (client) => client.info('replication'));
+  return Number(/connected_slaves:(\d+)/.exec(info ?? '')?.[1] ?? 0);
+}
+
+async function sentinelSees(port: number): Promise<boolean> {
+  const primary = await withConnection(
+    port,
+    async (client) => (await client.call('SENTINEL', 'MASTER', PRIMARY_NAME)) as string[],
+  );
+  if (!primary) return false;
+  const field = (name: string) => Number(primary[primary.indexOf(name) + 1]);
+  return field('num-slaves') === 2 && field('num-other-sentinels') === 2;
+}
