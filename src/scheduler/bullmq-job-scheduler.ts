@@ -53,6 +53,8 @@ export class BullMqJobScheduler implements JobScheduler {
   start(jobs: readonly ScheduledJob[]): void {
     for (const job of jobs) this.jobs.set(job.name, job);
     this.registering = this.register(jobs).then(() => this.scheduleCheck());
+    // A reconnection may reach a replica promoted before the schedulers were copied to it.
+    this.options.connections.queue.on('ready', this.checkAfterReconnect);
     this.worker = new Worker(JOB_QUEUE, (job) => this.process(job), {
       connection: JobConnections.asBullMq(this.options.connections.worker),
       prefix: this.options.prefix,
@@ -75,6 +77,7 @@ export class BullMqJobScheduler implements JobScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.options.connections.queue.off('ready', this.checkAfterReconnect);
     clearTimeout(this.checkTimer);
     this.wake?.();
     // Waits for the jobs under way in this process; the others stay in Redis for the other replicas.
@@ -133,6 +136,11 @@ export class BullMqJobScheduler implements JobScheduler {
       });
     }, this.options.checkMs ?? DEFAULT_CHECK_MS);
   }
+
+  private readonly checkAfterReconnect = (): void => {
+    if (this.stopped || this.checking) return;
+    this.checking = this.restoreMissing().finally(() => (this.checking = undefined));
+  };
 
   private async restoreMissing(): Promise<void> {
     try {

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { JOB_QUEUE } from '../../src/scheduler/bullmq-job-scheduler';
+import { eventually } from '../../src/store/testing/state-store-contract';
 import { ApiLoad } from '../chaos/api-load';
 import { LISTED } from '../support/fault-cases';
 import { sleep } from '../support/fault-run';
@@ -99,7 +100,11 @@ describe('a Redis behind Sentinels failing over', () => {
       prefix: 'mdg',
     });
     try {
-      expect((await queue.getJobSchedulers()).length).toBeGreaterThan(0);
+      // Registered again after the reconnection when the promoted replica had not received them.
+      await eventually(
+        async () => expect((await queue.getJobSchedulers()).length).toBeGreaterThan(0),
+        10_000,
+      );
     } finally {
       await queue.close();
     }
