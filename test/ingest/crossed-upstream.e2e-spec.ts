@@ -84,9 +84,14 @@ describe('a crossed upstream book', () => {
     await waitFor(
       async () => {
         const now = await sample();
-        return now.syncState === 'resync' && crossed(now.bestBid?.[0], now.bestAsk?.[0]);
+        // The listing follows the store's change notices a few milliseconds behind.
+        return (
+          now.syncState === 'resync' &&
+          crossed(now.bestBid?.[0], now.bestAsk?.[0]) &&
+          crossed(now.highestBid, now.lowestAsk)
+        );
       },
-      'the crossed book stored as resync',
+      'the crossed book stored as resync and listed',
       5_000,
     );
     const start = pipeline().counters;
