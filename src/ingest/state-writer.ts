@@ -31,10 +31,11 @@ export interface WriterEvents {
 
 /**
  * Writes what changed in every pipeline to the store, once per interval whatever the upstream rate:
- * one pipelined batch of at most `entryBudget` levels and trades, atomic per instrument. A change that ends a quiet spell (the last flush on the
- * cadence found nothing) is written a few milliseconds after it is applied, not up to an interval
- * later. A batch that fails may or may not have been applied, so its instruments are written whole
- * next time; a store that lost its contents gets everything again.
+ * one pipelined batch of at most `entryBudget` levels and trades, atomic per instrument. A change
+ * that ends a quiet spell (the last flush on the cadence found nothing) is written a few
+ * milliseconds after it is applied, not up to an interval later. A batch that fails may or may not
+ * have been applied, so its instruments are written whole next time; a store that lost its contents
+ * gets everything again.
  */
 export class StateWriter {
   private timer?: NodeJS.Timeout;
@@ -144,9 +145,9 @@ export class StateWriter {
    * Flushes start one interval apart, measured from start to start: the time a write spends in the
    * store is part of the interval, not added to it, or every change would wait for the interval plus
    * the last write. A write that takes longer than the interval is followed at once by the next one,
-   * never overlapped by it, and so is one cut short by the budget. A failed write is followed a whole interval after it ended: the next one
-   * carries the whole state of its instruments, which a store that is timing out must not be sent
-   * back to back.
+   * never overlapped by it, and so is one cut short by the budget. A failed write is followed a whole
+   * interval after it ended: the next one carries the whole state of its instruments, which a store
+   * that is timing out must not be sent back to back.
    */
   private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
