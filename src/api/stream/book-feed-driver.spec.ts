@@ -17,6 +17,8 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 class FaultyStore implements BookStore {
   readonly store = new MemoryStateStore();
   dropNextChange = false;
+  /** The next change comes as from a store that held no book (Redis restarted empty), before its reset is seen. */
+  emptyBeforeNextChange = false;
   failReads = false;
   private heldRead?: () => void;
   private holdNextRead = false;
@@ -36,7 +38,10 @@ class FaultyStore implements BookStore {
   followInstrument = (name: string, listener: (change: InstrumentChange) => void) =>
     this.store.followInstrument(name, (change) => {
       if (this.dropNextChange) this.dropNextChange = false;
-      else listener(change);
+      else if (this.emptyBeforeNextChange) {
+        this.emptyBeforeNextChange = false;
+        listener({ ...change, fromVersion: undefined });
+      } else listener(change);
     });
 
   onReset = (listener: () => void) => {
@@ -179,6 +184,25 @@ describe('BookFeedDriver', () => {
     await store.write(4, [['98', '1']]);
     await settled();
     expect(read()).toEqual(['snapshot']);
+    await expectEqualToStore();
+    driver.stop();
+  });
+
+  it('says resyncing before a whole book written to a store that held none, its reset not seen yet', async () => {
+    const { store, driver, read, expectEqualToStore } = await setUp();
+    read();
+    store.emptyBeforeNextChange = true;
+    // The writer puts back the same book at the same version, as after Redis restarted empty.
+    await store.write(
+      3,
+      [
+        ['100', '1'],
+        ['99', '2'],
+      ],
+      [['101', '1']],
+      true,
+    );
+    expect(read()).toEqual(['resyncing', 'snapshot']);
     await expectEqualToStore();
     driver.stop();
   });

@@ -56,7 +56,11 @@ export class BookFeedDriver {
     const { head, fromVersion, bids, asks } = change;
     if (head.syncState !== 'live') return this.suspend();
     const book = { version: head.bookVersion, time: head.bookUpdatedAt, bids, asks };
-    if (change.replace) return this.emit(this.feed.replace(book));
+    if (change.replace) {
+      // The store held no book before (it lost its contents): readers hear so before the new one.
+      if (fromVersion === undefined) this.suspend();
+      return this.emit(this.feed.replace(book));
+    }
     if (fromVersion === undefined) this.suspend();
     else if (this.feed.live) this.emit(this.feed.apply({ ...book, fromVersion }));
     if (!this.feed.live) this.follower.refresh();
