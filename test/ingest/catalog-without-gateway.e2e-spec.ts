@@ -67,6 +67,12 @@ describe('catalogues and the gateway ids', () => {
     await setFault(stack.sandbox, 'rest-503', false);
     await setFault(stack.sandbox, 'drop-connections', false);
     await expectConverges(stack.sandbox, stack.store, LISTED, 40_000);
-    expect(await tradeFeeds()).not.toContain('unavailable');
+    // The books may be back before a refresh brought the ids back; the feeds open after it.
+    await waitFor(
+      async () => !(await tradeFeeds()).includes('unavailable'),
+      'every trade feed open again',
+      20_000,
+      200,
+    );
   }, 120_000);
 });
