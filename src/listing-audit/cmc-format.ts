@@ -4,7 +4,7 @@ import { checkRecord, optional, required } from './field-rules';
 import { isJsonObject, JsonValue } from './json-body';
 import { canonicalMarket, checkMarketKeys, checkOrientation, compareMarketSets } from './market-name-checks';
 import { MarketFigures, MarketRef } from './market-views';
-import { keyedRecords, readBookRecord, readFigures, readTradeList } from './record-readers';
+import { keyedRecords, readBookRecord, readFigures, readTradeArray } from './record-readers';
 
 /**
  * CoinMarketCap's spot endpoints ("Ideal API Endpoint Samples"): `/summary` (an array), `/assets`,
@@ -139,14 +139,11 @@ export const CMC_FORMAT: AuditFormat = {
 
   readBook: (body, market, where) => readBookRecord(body, BOOK, market.market, where),
 
-  readTrades(body, _market, where) {
-    if (!Array.isArray(body))
-      return { findings: [fail('field-types', where, 'expected an array of trades')] };
-    return readTradeList(
+  readTrades: (body, _market, where) =>
+    readTradeArray(
       body,
       TRADE,
       { id: 'trade_id', baseVolume: 'base_volume', quoteVolume: 'quote_volume', time: 'timestamp' },
       where,
-    );
-  },
+    ),
 };

@@ -4,7 +4,7 @@ import { checkRecord, optional, required } from './field-rules';
 import { isJsonObject, JsonValue } from './json-body';
 import { checkMarketKeys, checkOrientation, compareMarketSets } from './market-name-checks';
 import { MarketFigures, OrientationClaim } from './market-views';
-import { keyedRecords, readBookRecord, readFigures, readTradeList } from './record-readers';
+import { keyedRecords, readBookRecord, readFigures, readTradeArray } from './record-readers';
 
 /**
  * The exchange's own aggregator endpoints (its interface, 2.8 and 4.4): `/asset`, `/summary`,
@@ -127,14 +127,11 @@ export const LISTING_FORMAT: AuditFormat = {
 
   readBook: (body, market, where) => readBookRecord(body, BOOK, market.market, where),
 
-  readTrades(body, _market, where) {
-    if (!Array.isArray(body))
-      return { findings: [fail('field-types', where, 'expected an array of trades')] };
-    return readTradeList(
+  readTrades: (body, _market, where) =>
+    readTradeArray(
       body,
       TRADE,
       { id: 'tradeID', baseVolume: 'base_volume', quoteVolume: 'quote_volume', time: 'trade_timestamp' },
       where,
-    );
-  },
+    ),
 };

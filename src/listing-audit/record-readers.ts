@@ -122,3 +122,14 @@ export function keyedRecords(
   findings.push(fail('field-types', where, 'expected an object keyed by market or symbol'));
   return {};
 }
+
+/** A trades body that must be an array of trade records (the listing and CMC formats). */
+export function readTradeArray(
+  body: JsonValue,
+  rules: readonly FieldRule[],
+  keys: TradeKeys,
+  where: string,
+): Read<TradeView[]> {
+  if (!Array.isArray(body)) return { findings: [fail('field-types', where, 'expected an array of trades')] };
+  return readTradeList(body, rules, keys, where);
+}
