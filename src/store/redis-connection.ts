@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { countRedisError } from './redis-errors';
 import { describeRedisFailure, redisAddress } from './redis-failure';
 import { sentinelOptions } from './redis-sentinels';
+import { STALLED, StallAwareRedis } from './stall-aware-redis';
 import { StoreLogger } from './store-logger';
 
 /** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
@@ -17,13 +18,16 @@ export interface StoreConnectionOptions {
   readonly connectionName?: string;
 }
 
+/** ioredis options without `replyMapping`: every reader here parses replies in the default (legacy) form. */
+export type LegacyRedisOptions = Omit<RedisOptions, 'replyMapping'>;
+
 /**
  * ioredis options for the store's data connection. They trade ioredis' default patience (queue
  * everything while disconnected, resend up to 20 times) for failing fast, because a writer that
  * sees its write rejected can coalesce and resend the newest state, while a queue would grow
  * without bound during an outage and later apply stale writes.
  */
-export function storeRedisOptions(options: StoreConnectionOptions = {}): RedisOptions {
+export function storeRedisOptions(options: StoreConnectionOptions = {}): LegacyRedisOptions {
   return {
     // Commands issued while the connection is down reject at once instead of waiting in memory.
     enableOfflineQueue: false,
@@ -87,7 +91,8 @@ export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'> &
  * `REDIS_URL`, with `REDIS_SENTINELS` a `Redis` to the primary the Sentinels name, or with
  * `REDIS_CLUSTER=true` a `Cluster` seeded with that node (credentials and TLS of the URL apply to
  * every node). A fail-fast connection times commands out after `commandTimeoutMs`, else
- * `REDIS_COMMAND_TIMEOUT_MS`. The caller owns it: it should listen to its `error` events
+ * `REDIS_COMMAND_TIMEOUT_MS`, and a timed-out command makes it drop and remake the connection
+ * (`StallAwareRedis`; not on a cluster, whose node connections ioredis makes). The caller owns it: it should listen to its `error` events
  * (`reportConnectionErrors`) and close it.
  *
  * Keys used together by one script or transaction must share a hash tag on a cluster; for BullMQ
@@ -105,13 +110,16 @@ export function createRedisClient(location: RedisLocation, options: RedisClientO
       sentinelPassword: location.REDIS_SENTINEL_PASSWORD,
       commandTimeoutMs: options.commandTimeoutMs ?? 5000,
     });
-    return new Redis({
+    return new StallAwareRedis({
       ...(wait ? waitingRedisOptions(options) : storeRedisOptions(options)),
       ...viaSentinels,
     });
   }
   if (!location.REDIS_CLUSTER) {
-    return new Redis(location.REDIS_URL, wait ? waitingRedisOptions(options) : storeRedisOptions(options));
+    return new StallAwareRedis(
+      location.REDIS_URL,
+      wait ? waitingRedisOptions(options) : storeRedisOptions(options),
+    );
   }
   const seed = clusterSeed(location.REDIS_URL);
   const clusterOptions = wait ? waitingClusterOptions(options) : storeClusterOptions(options);
@@ -152,7 +160,7 @@ export function clusterSeed(url: string): {
   };
 }
 
-function waitingRedisOptions(options: StoreConnectionOptions): RedisOptions {
+function waitingRedisOptions(options: StoreConnectionOptions): LegacyRedisOptions {
   return {
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
@@ -176,12 +184,13 @@ function waitingClusterOptions(options: StoreConnectionOptions): ClusterOptions 
 
 /** A data connection to the Redis at `url` (`redis://[user:password@]host:port[/db]`) with the store's options. */
 export function createStoreRedisClient(url: string, options: StoreConnectionOptions = {}): Redis {
-  return new Redis(url, storeRedisOptions(options));
+  return new StallAwareRedis(url, storeRedisOptions(options));
 }
 
 /**
  * Logs a connection's errors once per outage: ioredis emits one per reconnection attempt, and
- * without any `error` listener it prints them itself. Every one is counted (`mdg_redis_errors_total`).
+ * without any `error` listener it prints them itself. Every one is counted (`mdg_redis_errors_total`),
+ * and so is each stall that made the connection drop itself.
  */
 export function reportConnectionErrors(client: RedisClient, logger: StoreLogger, name: string): void {
   let reported = false;
@@ -189,6 +198,10 @@ export function reportConnectionErrors(client: RedisClient, logger: StoreLogger,
     countRedisError(name);
     if (reported) return;
     reported = true;
+    logger.warn(`${name}: ${describeRedisFailure(redisAddress(client), error)}; reconnecting`);
+  });
+  client.on(STALLED, (error: Error) => {
+    countRedisError(name);
     logger.warn(`${name}: ${describeRedisFailure(redisAddress(client), error)}; reconnecting`);
   });
   client.on('ready', () => {

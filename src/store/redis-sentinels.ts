@@ -1,4 +1,5 @@
 import { RedisOptions } from 'ioredis';
+import type { LegacyRedisOptions } from './redis-connection';
 
 export interface SentinelAddress {
   readonly host: string;
@@ -42,7 +43,7 @@ export function sentinelOptions(location: {
   readonly name: string;
   readonly sentinelPassword?: string;
   readonly commandTimeoutMs: number;
-}): RedisOptions {
+}): LegacyRedisOptions {
   const dataNode = dataNodeOptions(location.url);
   return {
     ...dataNode,

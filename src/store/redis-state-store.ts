@@ -32,6 +32,7 @@ import {
 } from './state-store';
 import { describeRedisFailure, redisAddress } from './redis-failure';
 import { StoreLogger } from './store-logger';
+import { STALLED } from './stall-aware-redis';
 import { decodeLease } from './lease-value';
 import { sortBestFirst } from './store-order';
 import {
@@ -127,6 +128,7 @@ export class RedisStateStore implements StateStore {
     this.address = redisAddress(client);
     client.on('error', this.noteConnectionError);
     client.on('ready', this.handleReady);
+    client.on(STALLED, this.dropSubscriber);
     if (client.status === 'ready') this.handleReady();
   }
 
@@ -311,21 +313,8 @@ export class RedisStateStore implements StateStore {
     try {
       return await command();
     } catch (error) {
-      this.replaceIfStalled(error);
       throw new Error(this.describe(error), { cause: error });
     }
-  }
-
-  /**
-   * A command that timed out on an open connection: the server is paused or the path went silent.
-   * The connection is dropped and made again, which also asks the Sentinels for the primary anew,
-   * and the checks after reconnecting find whatever was lost meanwhile.
-   */
-  private replaceIfStalled(error: unknown): void {
-    if (this.closed || !(error instanceof Error) || !/Command timed out/i.test(error.message)) return;
-    if (this.client.status !== 'ready') return;
-    this.logger.warn(`${this.describe(error)}; reconnecting`);
-    this.client.disconnect(true);
   }
 
   private describe(error: unknown): string {
@@ -336,6 +325,7 @@ export class RedisStateStore implements StateStore {
     if (this.closed) return;
     this.closed = true;
     this.client.off('ready', this.handleReady);
+    this.client.off(STALLED, this.dropSubscriber);
     this.client.off('error', this.noteConnectionError);
     this.changeListeners.clear();
     this.resetListeners.clear();
@@ -349,6 +339,11 @@ export class RedisStateStore implements StateStore {
 
   private readonly noteConnectionError = (error: Error): void => {
     this.connectionError = error;
+  };
+
+  /** A path that went silent for the data connection most likely did for the subscriber as well. */
+  private readonly dropSubscriber = (): void => {
+    this.subscriber.disconnect(true);
   };
 
   private readonly handleReady = (): void => {
@@ -438,7 +433,6 @@ function writeResults(reply: unknown, writes: number): unknown[] {
   return reply;
 }
 
-/** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */
 interface FollowedInstrument {
   readonly instrument: string;
   readonly listeners: ListenerSet<InstrumentChange>;
@@ -446,6 +440,7 @@ interface FollowedInstrument {
   readonly ready: Promise<void>;
 }
 
+/** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */
 function subscriberOf(client: RedisClient): RedisClient {
   if (client instanceof Cluster) return client.duplicate([], { enableOfflineQueue: true });
   return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
