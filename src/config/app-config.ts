@@ -14,6 +14,8 @@ import {
 } from './setting-rules';
 
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
+/** How trades are stored: packed per minute, or the sorted set that versions before it read. */
+export const TRADE_LAYOUTS = ['minutes', 'sorted-set'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
 
 /** A non-negative decimal in plain notation. */
@@ -226,6 +228,13 @@ export class AppConfig {
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   @Identifier(32, '_.-')
   REDIS_PREFIX = 'mdg';
+
+  /**
+   * The layout ingest replicas write trades in. `sorted-set` keeps the one of versions before the
+   * trade minutes, while such replicas still read it during a rolling upgrade.
+   */
+  @OneOf(TRADE_LAYOUTS)
+  REDIS_TRADE_LAYOUT: (typeof TRADE_LAYOUTS)[number] = 'minutes';
 
   // The upstream exchange: addresses, login and connections.
 

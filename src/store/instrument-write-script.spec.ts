@@ -28,8 +28,8 @@ function write(instrument: string, bids: PriceLevel[] = [['1', '1']]): Instrumen
 function instrumentsPerCall(calls: ReturnType<typeof instrumentWriteCalls>): string[][] {
   return calls.map(({ call, writes }) => {
     expect(call.keys).toHaveLength(6 * writes);
-    expect(call.args).toHaveLength(1 + 9 * writes);
-    expect(call.args[0]).toBe(keys.changes);
+    expect(call.args).toHaveLength(2 + 9 * writes);
+    expect(call.args.slice(0, 2)).toEqual([keys.changes, 'minutes']);
     return call.keys.filter((key) => key.endsWith(':head')).map((key) => key.slice(5, -6));
   });
 }

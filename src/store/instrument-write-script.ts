@@ -12,11 +12,12 @@ import { TRADE_MINUTES_LUA } from './trade-minutes';
  * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
  * KEYS, six per write: lease, bids, asks, trades (the old sorted set), trade minutes, head.
- * ARGV: the change channel, then nine per write: expected lease text ('' = unfenced), replace
- * ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades,
- * the instrument's own channel. The trades go to the trade minutes (`trade-minutes.ts`); a sorted
- * set an older writer left is moved into them first, under the same fence. The notice goes to the change channel, and what the write changed to
- * the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
+ * ARGV: the change channel, the trade layout (`TradeLayout`), then nine per write: expected lease
+ * text ('' = unfenced), replace ('1' | '0'), head JSON, notice JSON, tradesBefore ('' = none), bid
+ * levels, ask levels, trades, the instrument's own channel. The trades go to the trade minutes
+ * (`trade-minutes.ts`), and a sorted set an older writer left is moved into them first, under the
+ * same fence; or, in the `sorted-set` layout, to the sorted set as older writers keep it. The
+ * notice goes to the change channel, and what the write changed to the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
  * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
@@ -27,6 +28,7 @@ import { TRADE_MINUTES_LUA } from './trade-minutes';
  */
 const SOURCE = `
 local channel = ARGV[1]
+local sortedSet = ARGV[2] == 'sorted-set'
 ${TRADE_MINUTES_LUA}
 
 -- unpack() is bounded by the Lua stack, so long lists go to Redis in chunks.
@@ -55,20 +57,32 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
+local function addToSortedSet(trades, tradeList)
+  local list = {}
+  for score, member in string.gmatch(tradeList, '(%S+) (%S+)') do
+    list[#list + 1] = score
+    list[#list + 1] = member
+  end
+  send('ZADD', trades, list)
+end
+
 local function apply(lease, bids, asks, trades, minutes, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
   if replace then
     redis.call('DEL', bids, asks, trades, minutes)
-  else
+  elseif not sortedSet then
     migrateSortedSet(trades, minutes)
   end
   applyLevels(bids, bidLevels, replace)
   applyLevels(asks, askLevels, replace)
-  addTrades(minutes, tradeList)
-  if before ~= '' then
-    trimMinutes(minutes, tonumber(before))
+  if sortedSet then
+    addToSortedSet(trades, tradeList)
+    if before ~= '' then redis.call('ZREMRANGEBYSCORE', trades, '-inf', before) end
+  else
+    addTrades(minutes, tradeList)
+    if before ~= '' then trimMinutes(minutes, tonumber(before)) end
   end
   local old = redis.call('GET', head)
   local fromVersion = old and string.match(old, '"bookVersion":(%d+)') or ''
@@ -82,7 +96,7 @@ end
 
 local results = {}
 for write = 0, #KEYS / 6 - 1 do
-  local k, a = write * 6, 1 + write * 9
+  local k, a = write * 6, 2 + write * 9
   results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5], KEYS[k + 6],
     ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
     ARGV[a + 9])
@@ -101,9 +115,14 @@ export const INSTRUMENT_WRITE_SCRIPT = new LuaScript(SOURCE);
 export const WRITES_PER_CALL = 64;
 export const CALL_ARGUMENT_CHARS = 256 * 1024;
 
+/** Where writes put trades (`REDIS_TRADE_LAYOUT`). */
+export type TradeLayout = 'minutes' | 'sorted-set';
+
 export interface WriteCallOptions {
   /** On a Cluster every write goes alone: a call's keys must share one slot. */
   readonly oneWritePerCall?: boolean;
+  /** `minutes` by default. */
+  readonly tradeLayout?: TradeLayout;
 }
 
 /** The script calls for a batch of writes, in order; each call's reply holds one result per write it carries. */
@@ -114,8 +133,9 @@ export function instrumentWriteCalls(
 ): { call: ScriptCall; writes: number }[] {
   const limit = options.oneWritePerCall ? 1 : WRITES_PER_CALL;
   const calls: { call: ScriptCall; writes: number }[] = [];
+  const callHead = [keys.changes, options.tradeLayout ?? 'minutes'];
   let callKeys: string[] = [];
-  let callArgs: string[] = [keys.changes];
+  let callArgs: string[] = [...callHead];
   let chars = 0;
   let writes = 0;
   let group = '';
@@ -123,7 +143,7 @@ export function instrumentWriteCalls(
     if (writes === 0) return;
     calls.push({ call: { keys: callKeys, args: callArgs, group }, writes });
     callKeys = [];
-    callArgs = [keys.changes];
+    callArgs = [...callHead];
     chars = 0;
     writes = 0;
   };

@@ -6,7 +6,7 @@ import { Trade } from '../market/trade';
 import { decodeInstrumentChange } from './instrument-change-message';
 import { BOOK_READ_SCRIPT, bookReadCall, bookReadReply } from './book-read-script';
 import { catalogNotice, parseChangeNotice } from './change-notice';
-import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
+import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls, TradeLayout } from './instrument-write-script';
 import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
 import { ListenerSet } from './listener-set';
@@ -58,6 +58,8 @@ export interface RedisStateStoreOptions {
    * writes: an ingest replica needs no more, and would otherwise be sent back every notice it writes.
    */
   readonly instrumentNotices?: boolean;
+  /** Where writes put trades; `minutes` by default (see `REDIS_TRADE_LAYOUT`). */
+  readonly tradeLayout?: TradeLayout;
 }
 
 /**
@@ -75,6 +77,7 @@ export class RedisStateStore implements StateStore {
   private readonly subscribed: Promise<void>;
   private readonly logger: StoreLogger;
   private readonly healthTimeoutMs: number;
+  private readonly tradeLayout: TradeLayout;
   private readonly closeClient: boolean;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
@@ -111,6 +114,7 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger ?? new Logger(RedisStateStore.name);
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
     this.closeClient = options.closeClient ?? false;
+    this.tradeLayout = options.tradeLayout ?? 'minutes';
     this.changeListeners = new ListenerSet(this.reportListenerError);
     this.resetListeners = new ListenerSet(this.reportListenerError);
 
@@ -143,6 +147,7 @@ export class RedisStateStore implements StateStore {
       await this.reconnectionChecks;
       const calls = instrumentWriteCalls(this.keys, batch, {
         oneWritePerCall: this.client instanceof Cluster,
+        tradeLayout: this.tradeLayout,
       });
       const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(
         this.client,

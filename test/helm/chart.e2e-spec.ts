@@ -459,6 +459,7 @@ describe('production value set', () => {
         UPSTREAM_BASE_URL: 'https://exchange.example.com/trading',
         UPSTREAM_WS_URL: 'wss://exchange.example.com',
         REDIS_PREFIX: 'mdg-prod',
+        REDIS_TRADE_LAYOUT: 'minutes',
         LOG_LEVEL: 'warn',
         FLUSH_INTERVAL_MS: '200',
         CATALOG_REFRESH_MS: '120000',
@@ -723,6 +724,11 @@ describe('invalid values', () => {
       'a Sentinel password without Sentinels',
       { files: defaults, values: { redis: { sentinel: { password: 'secret' } } } },
       /\/redis\/sentinel\/nodes': minItems/,
+    ],
+    [
+      'a trade layout the gateway does not know',
+      { files: defaults, values: { redis: { tradeLayout: 'list' } } },
+      /\/redis\/tradeLayout'/,
     ],
     [
       'a Sentinel setting the chart owns, in extraEnv',

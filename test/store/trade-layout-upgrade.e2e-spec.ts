@@ -15,7 +15,7 @@ import { instrumentNotice } from '../../src/store/change-notice';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { eventually, head, trade } from '../../src/store/testing/state-store-contract';
 import { compareTradesOldestFirst } from '../../src/store/store-order';
-import { encodeTradeMember } from '../../src/store/trade-member';
+import { decodeTradeMember, encodeTradeMember } from '../../src/store/trade-member';
 import { appendTail } from '../../src/store/trade-tail';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 
@@ -171,6 +171,50 @@ describe('the trade layout across a rolling upgrade', () => {
     expect(stored).toEqual(trades(51, 170));
     expect(new Set(ids(stored)).size).toBe(stored.length);
     expect(await store.readTradesFrom(BTC, 0)).toEqual({ trades: stored, count: 120, oldest: stored[0] });
+  });
+
+  it('keeps the sorted set that older readers read while REDIS_TRADE_LAYOUT is sorted-set', async () => {
+    const keys = store.keys.instrument(BTC);
+    const compatible = RedisStateStore.fromUrl(server.url, { prefix, tradeLayout: 'sorted-set' });
+    await compatible.ready();
+    /** What a reader of the earlier version sees: the sorted set alone. */
+    const oldRead = async (): Promise<Trade[]> => {
+      const flat = await admin.zrange(keys.trades, '0', '-1', 'WITHSCORES');
+      const read: Trade[] = [];
+      for (let index = 0; index < flat.length; index += 2)
+        read.push(decodeTradeMember(flat[index], BTC, Number(flat[index + 1])));
+      return read.sort(compareTradesOldestFirst);
+    };
+    const compatibleWrite = async (replace: boolean, added: Trade[], revision: number, before?: number) => {
+      const [outcome] = await compatible.write([
+        {
+          instrument: BTC,
+          replace,
+          head: head(BTC, revision, { tradesRevision: revision }),
+          tradesAdded: added,
+          ...(before === undefined ? {} : { tradesBefore: before }),
+        },
+      ]);
+      expect(outcome.result).toBe('written');
+    };
+    try {
+      // An old writer hands the instrument to a new one in the compatible layout, and back.
+      await oldWrite({ replace: true, trades: trades(1, 100), revision: 1 });
+      await compatibleWrite(false, trades(95, 120), 2, trades(10, 10)[0].time);
+      expect(await oldRead()).toEqual(trades(11, 120));
+      expect(await store.readTrades(BTC)).toEqual(trades(11, 120));
+      await oldWrite({ replace: false, trades: trades(121, 125), revision: 3 });
+      await compatibleWrite(true, trades(20, 130), 4);
+      expect(await oldRead()).toEqual(trades(20, 130));
+      expect(await admin.exists(keys.tradeMinutes)).toBe(0);
+
+      // The second step of the upgrade: the first write in the minutes moves the sorted set over.
+      await newWrite({ replace: false, trades: trades(131, 135), revision: 5 });
+      expect(await admin.exists(keys.trades)).toBe(0);
+      expect(await store.readTrades(BTC)).toEqual(trades(20, 135));
+    } finally {
+      await compatible.close();
+    }
   });
 
   it('keeps trades of one time in numeric id order and reads the tail of a sparse day', async () => {
