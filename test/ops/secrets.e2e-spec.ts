@@ -102,7 +102,7 @@ describe('credentials and tokens never leave the process (real build against the
 
   async function stop(run: GatewayRun): Promise<void> {
     run.signal('SIGTERM');
-    expect(await run.exit).toBe(0);
+    expect(await run.ending()).toMatchObject({ code: 0 });
   }
 
   it('logs in, loses its connections and sessions, and shows none of the password and tokens', async () => {

@@ -62,7 +62,7 @@ describe('start-up output of the real build', () => {
     await until(() => readyLines().length > 0, run, 60_000);
     await waitForStatus(run, '/health/ready', 200, 30_000);
     run.signal('SIGTERM');
-    expect(await run.exit).toBe(0);
+    expect(await run.ending()).toMatchObject({ code: 0 });
 
     const lines = jsonLines(run.stdout());
     expect(jsonLines(run.stderr())).toEqual([]);
@@ -155,7 +155,7 @@ describe('start-up output of the real build', () => {
         60_000,
       );
       run.signal('SIGTERM');
-      expect(await run.exit).toBe(0);
+      expect(await run.ending()).toMatchObject({ code: 0 });
       expect(jsonLines(run.stderr())).toEqual([]);
       expect(jsonLines(run.stdout())).toContainEqual(
         expect.objectContaining({

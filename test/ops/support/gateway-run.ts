@@ -13,6 +13,8 @@ export interface GatewayRun {
   stderr(): string;
   /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
   readonly exit: Promise<number | null>;
+  /** How it ended, with its last output lines: what a test expecting a clean exit shows when it was not. */
+  ending(): Promise<{ code: number | null; signal: NodeJS.Signals | null; lastLines: string[] }>;
   readonly exited: boolean;
   signal(signal: NodeJS.Signals): void;
   /** Kills it (SIGKILL) if still running; for clean-up after a failed test. */
@@ -36,17 +38,22 @@ export async function runGateway(env: Record<string, string>): Promise<GatewayRu
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let exited = false;
-  const exit = once(child, 'exit').then(([code]) => {
+  const ended = once(child, 'exit').then(([code, signal]) => {
     exited = true;
     running.delete(child);
-    return code as number | null;
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
   });
+  const exit = ended.then(({ code }) => code);
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     stdout: () => stdout,
     stderr: () => stderr,
     exit,
+    ending: async () => ({
+      ...(await ended),
+      lastLines: `${stdout}${stderr}`.trimEnd().split('\n').slice(-8),
+    }),
     get exited() {
       return exited;
     },
