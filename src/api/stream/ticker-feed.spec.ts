@@ -53,6 +53,22 @@ describe('TickerFeed', () => {
     expect(views.listening).toBe(false);
   });
 
+  it('renders only the entries the listing replaced', () => {
+    const views = new ChangingListing();
+    const feed = new TickerFeed(views.listing, views);
+    feed.follow(() => undefined);
+    let reads = 0;
+    const [btc] = views.markets;
+    Object.defineProperty(btc.summary, 'last', {
+      get: () => {
+        reads += 1;
+        return '100';
+      },
+    });
+    views.set(1, '11');
+    expect(reads).toBe(0);
+  });
+
   it('gives nothing before the listing is loaded', () => {
     const views = new ChangingListing();
     views.ready = false;

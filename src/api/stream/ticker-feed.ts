@@ -1,5 +1,5 @@
 import { summaryRecord } from '../listing/listing-records';
-import { ListingService } from '../views/listing-service';
+import { ListedMarket, ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
 
 /** A market's `/summary` record, keyed as `/summary` keys it (`BTC_USDT`). */
@@ -24,7 +24,8 @@ export interface FollowedTicker {
  */
 export class TickerFeed {
   private readonly sinks = new Set<TickerSink>();
-  private delivered = new Map<string, string>();
+  /** By market: the listing entry last looked at and the text of the record last delivered. */
+  private delivered = new Map<string, { listed: ListedMarket; text: string }>();
   private stopListening?: () => void;
 
   constructor(
@@ -35,12 +36,14 @@ export class TickerFeed {
   follow(sink: TickerSink): FollowedTicker {
     const current = this.records();
     if (this.sinks.size === 0) {
-      this.delivered = new Map(current.map((message) => [message.market, JSON.stringify(message)]));
+      this.delivered = new Map(
+        current.map(({ listed, message }) => [message.market, { listed, text: JSON.stringify(message) }]),
+      );
       this.stopListening = this.views.onListingChange(() => this.onListingChange());
     }
     this.sinks.add(sink);
     return {
-      current,
+      current: current.map(({ message }) => message),
       release: () => {
         if (!this.sinks.delete(sink) || this.sinks.size > 0) return;
         this.stopListening?.();
@@ -56,26 +59,37 @@ export class TickerFeed {
   }
 
   private onListingChange(): void {
-    const records = this.records();
-    const delivered = new Map<string, string>();
+    if (!this.views.ready) return;
+    const delivered = new Map<string, { listed: ListedMarket; text: string }>();
     const changed: TickerMessage[] = [];
-    for (const message of records) {
+    for (const listed of this.listing.markets().markets) {
+      const market = marketKey(listed);
+      const last = this.delivered.get(market);
+      // The same entry, the same record: only markets whose head moved are rendered again.
+      if (last?.listed === listed) {
+        delivered.set(market, last);
+        continue;
+      }
+      const message = tickerMessage(listed);
       const text = JSON.stringify(message);
-      delivered.set(message.market, text);
-      if (this.delivered.get(message.market) !== text) changed.push(message);
+      delivered.set(market, { listed, text });
+      if (last?.text !== text) changed.push(message);
     }
     this.delivered = delivered;
     if (changed.length === 0) return;
     for (const sink of this.sinks) sink(changed);
   }
 
-  private records(): TickerMessage[] {
+  private records(): { listed: ListedMarket; message: TickerMessage }[] {
     if (!this.views.ready) return [];
-    return this.listing.markets().markets.map((listed) => ({
-      type: 'ticker',
-      channel: 'ticker',
-      market: listed.market.instrument.toUpperCase(),
-      ...summaryRecord(listed),
-    }));
+    return this.listing.markets().markets.map((listed) => ({ listed, message: tickerMessage(listed) }));
   }
+}
+
+function marketKey(listed: ListedMarket): string {
+  return listed.market.instrument.toUpperCase();
+}
+
+function tickerMessage(listed: ListedMarket): TickerMessage {
+  return { type: 'ticker', channel: 'ticker', market: marketKey(listed), ...summaryRecord(listed) };
 }

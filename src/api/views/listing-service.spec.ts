@@ -71,3 +71,31 @@ describe('ListingService last price', () => {
     expect((await summaryOf(head(MARKET.instrument, 1, { ...LIVE_BOOK }))).last).toBeNull();
   });
 });
+
+describe('ListingService listing', () => {
+  it('summarizes again only the markets whose head moved', () => {
+    const other: MarketInfo = { ...MARKET, instrument: 'eth_btc' };
+    const heads = new Map<string, InstrumentHead>([
+      [MARKET.instrument, head(MARKET.instrument, 1, { ...LIVE_BOOK })],
+      [other.instrument, head(other.instrument, 1, { ...LIVE_BOOK })],
+    ]);
+    let generation = 1;
+    const views = {
+      ready: true,
+      get listingGeneration() {
+        return generation;
+      },
+      markets: () => [MARKET, other],
+      head: (instrument: string) => heads.get(instrument),
+    } as unknown as MarketViews;
+    const service = new ListingService(views);
+    const [ltc, eth] = service.markets().markets;
+
+    heads.set(other.instrument, head(other.instrument, 2, { ...LIVE_BOOK, bestBid: ['0.00124', '1'] }));
+    generation += 1;
+    const [ltcAfter, ethAfter] = service.markets().markets;
+    expect(ltcAfter).toBe(ltc);
+    expect(ethAfter).not.toBe(eth);
+    expect([eth.summary.highestBid, ethAfter.summary.highestBid]).toEqual(['0.0012300', '0.0012400']);
+  });
+});

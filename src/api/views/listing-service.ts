@@ -3,7 +3,7 @@ import { AssetInfo, MarketInfo } from '../../market/market-info';
 import { MarketSummary, summarizeMarket } from '../../market/market-summary';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { DAY_MS } from '../../market/trade-window';
-import { BookView } from '../../store/state-store';
+import { BookView, InstrumentHead } from '../../store/state-store';
 import { ApiError } from '../http/api-error';
 import { echoedInput } from '../http/echoed-input';
 import { MarketViews } from './market-views';
@@ -35,6 +35,8 @@ export interface WindowTrades {
 @Injectable()
 export class ListingService {
   private listing: Listing = { generation: -1, markets: [] };
+  /** Each market's entry with the head it was summarized from: only markets whose head moved are summarized again. */
+  private summarized = new Map<string, { head: InstrumentHead | undefined; listed: ListedMarket }>();
   private readonly figureCaches = new Map<string, TradeFiguresCache>();
 
   constructor(private readonly views: MarketViews) {}
@@ -55,24 +57,34 @@ export class ListingService {
     return market;
   }
 
+  /** Every listed market; an entry is the same object as long as its market and head are. */
   markets(): Listing {
     this.requireReady();
     const generation = this.views.listingGeneration;
     if (this.listing.generation !== generation) {
+      const summarized = new Map<string, { head: InstrumentHead | undefined; listed: ListedMarket }>();
       const markets = this.views.markets().map((market, index) => {
         const head = this.views.head(market.instrument);
-        return {
-          market,
-          id: String(market.gateway?.instrumentId ?? index + 1),
-          summary: summarizeMarket(
-            market,
-            head?.stats ?? EMPTY_STATS,
-            head?.lastTrade,
-            head?.bestBid,
-            head?.bestAsk,
-          ),
-        };
+        const id = String(market.gateway?.instrumentId ?? index + 1);
+        const kept = this.summarized.get(market.instrument);
+        const listed =
+          kept && kept.head === head && kept.listed.market === market && kept.listed.id === id
+            ? kept.listed
+            : {
+                market,
+                id,
+                summary: summarizeMarket(
+                  market,
+                  head?.stats ?? EMPTY_STATS,
+                  head?.lastTrade,
+                  head?.bestBid,
+                  head?.bestAsk,
+                ),
+              };
+        summarized.set(market.instrument, { head, listed });
+        return listed;
       });
+      this.summarized = summarized;
       this.listing = { generation, markets };
     }
     return this.listing;
