@@ -1,3 +1,4 @@
+import { MarketViews } from '../../src/api/views/market-views';
 import { OrderBook } from '../../src/market/order-book';
 import { TradeWindow } from '../../src/market/trade-window';
 import { RedisStateStore } from '../../src/store/redis-state-store';
@@ -6,8 +7,10 @@ import { instrumentName, levelUpdates, marketState } from './memory-fixture';
 /**
  * One measurement of the memory benchmark, in a fresh process so that nothing else is on its heap.
  * `MEM_MODE=ingest`: builds what an ingest replica keeps per market (the order book and the
- * 24-hour trade window, the real classes); `MEM_MODE=api`: reads what an API replica caches per
- * market (the full book and the trade list) from the Redis at `MEM_REDIS_URL`. Prints
+ * 24-hour trade window, the real classes); `MEM_MODE=api`: has the API's own MarketViews read and
+ * cache every market's full book and trade list from the Redis at `MEM_REDIS_URL`;
+ * `MEM_MODE=api-objects`: the same book and trades read and kept as trade objects, as the API held
+ * them before its trade columns. Prints
  * `{ rssBefore, rssAfter, heapBefore, heapAfter }` in bytes, measured after full collections; heap
  * counts the buffers of typed arrays too.
  * Run with --expose-gc.
@@ -20,16 +23,25 @@ async function main(): Promise<void> {
   const now = Number(process.env.MEM_NOW);
   const kept: unknown[] = [];
   let store: RedisStateStore | undefined;
-  if (mode === 'api') {
+  let views: MarketViews | undefined;
+  if (mode === 'api' || mode === 'api-objects') {
     store = RedisStateStore.fromUrl(required('MEM_REDIS_URL'));
     await store.ready();
   }
+  if (mode === 'api' && store) {
+    views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+  }
   const before = settled();
   for (let index = 0; index < markets; index++) {
+    const instrument = instrumentName(index);
     if (mode === 'ingest') {
       kept.push(ingestMarket(index, depth, tradeCount, now));
+    } else if (views) {
+      // The views keep both; what they hand out is not kept here.
+      if (!(await views.book(instrument)) || (await views.tradeList(instrument)).length !== tradeCount)
+        throw new Error(`${instrument}: the views did not read the stored book and trades`);
     } else if (store) {
-      const instrument = instrumentName(index);
       kept.push({ book: await store.readBook(instrument), trades: await store.readTrades(instrument) });
     }
   }
@@ -37,6 +49,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ rssBefore: before.rss, rssAfter: after.rss, heapBefore: heapOf(before), heapAfter: heapOf(after), kept: kept.length })}\n`,
   );
+  await views?.onApplicationShutdown();
   await store?.close();
 }
 
