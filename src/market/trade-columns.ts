@@ -54,8 +54,8 @@ export class TradeColumns implements TradeRows {
   private priceScales: Uint8Array = new Uint8Array(0);
   private amountDigits: Float64Array = new Float64Array(0);
   private amountScales: Uint8Array = new Uint8Array(0);
-  /** By position, the texts that did not fit; undefined until a trade needs it. */
-  private texts: (TextFields | undefined)[] | undefined;
+  /** By index in the columns, the texts that did not fit: one trade of them must not cost every trade. */
+  private texts: Map<number, TextFields> | undefined;
   /** The oldest held trade's index in the columns, and one past the newest's. */
   private start = 0;
   private end = 0;
@@ -91,10 +91,7 @@ export class TradeColumns implements TradeRows {
       texts = { ...texts, price: trade.price };
     if (!this.putDecimal(this.amountDigits, this.amountScales, at, trade.amount))
       texts = { ...texts, amount: trade.amount };
-    if (texts !== undefined || this.texts !== undefined) {
-      this.texts ??= [];
-      this.texts[at] = texts;
-    }
+    if (texts !== undefined) (this.texts ??= new Map()).set(at, texts);
   }
 
   timeAt(position: number): number {
@@ -108,20 +105,20 @@ export class TradeColumns implements TradeRows {
 
   idAt(position: number): string {
     const id = this.ids[this.start + position];
-    return Number.isNaN(id) ? (this.texts?.[this.start + position]?.id as string) : String(id);
+    return Number.isNaN(id) ? (this.texts?.get(this.start + position)?.id as string) : String(id);
   }
 
   priceAt(position: number): string {
     const scale = this.priceScales[this.start + position];
     return scale === AS_TEXT
-      ? (this.texts?.[this.start + position]?.price as string)
+      ? (this.texts?.get(this.start + position)?.price as string)
       : unitsText(this.priceDigits[this.start + position], scale);
   }
 
   amountAt(position: number): string {
     const scale = this.amountScales[this.start + position];
     return scale === AS_TEXT
-      ? (this.texts?.[this.start + position]?.amount as string)
+      ? (this.texts?.get(this.start + position)?.amount as string)
       : unitsText(this.amountDigits[this.start + position], scale);
   }
 
@@ -235,11 +232,22 @@ export class TradeColumns implements TradeRows {
     this.priceScales = byte(this.priceScales);
     this.amountDigits = float(this.amountDigits);
     this.amountScales = byte(this.amountScales);
-    if (this.texts) this.texts = this.texts.slice(this.start, this.end);
+    if (this.texts) this.texts = heldTexts(this.texts, this.start, this.end);
     this.end -= this.start;
     this.start = 0;
     this.shared = false;
   }
+}
+
+/** The texts of the trades from `start` up to `end`, by their index once moved to the front. */
+function heldTexts(
+  texts: Map<number, TextFields>,
+  start: number,
+  end: number,
+): Map<number, TextFields> | undefined {
+  const held = new Map<number, TextFields>();
+  for (const [index, fields] of texts) if (index >= start && index < end) held.set(index - start, fields);
+  return held.size > 0 ? held : undefined;
 }
 
 function spaciousCapacity(length: number): number {

@@ -51,6 +51,8 @@ interface ProcessMemory {
   readonly rssAfter: number;
   readonly heapBefore: number;
   readonly heapAfter: number;
+  /** The API's heap once each market's window moved by a trade (see memory-process). */
+  readonly heapMoved?: number;
 }
 
 interface CaseResult extends Case {
@@ -146,8 +148,9 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     MEM_NOW: String(now),
   };
   const ingest = await measureProcess({ ...env, MEM_MODE: 'ingest' });
-  const api = await measureProcess({ ...env, MEM_MODE: 'api', MEM_REDIS_URL: redisUrl });
   const apiObjects = await measureProcess({ ...env, MEM_MODE: 'api-objects', MEM_REDIS_URL: redisUrl });
+  // Last: it moves each market's window by a trade in Redis.
+  const api = await measureProcess({ ...env, MEM_MODE: 'api', MEM_REDIS_URL: redisUrl });
   return {
     ...testCase,
     redisPerMarket: (usedAfter - usedBefore) / testCase.markets,
@@ -227,24 +230,29 @@ function report(results: readonly CaseResult[], started: Date, loadAtStart: numb
     "Bytes a trade. Redis: MEMORY USAGE of one market's trades / trades, the sorted set of the old layout",
     'written apart from the same trades. Heaps: growth per market less that of the same markets and depth',
     'without trades, / trades (only where the run has that case). API heap: the trades as MarketViews',
-    'holds them; as objects: the same trades read into trade objects, as the API held them before.',
+    'holds them after a full read, and once the window moved by a trade (brought up to date from the',
+    'tail, as between two full reads); as objects: the same trades read into trade objects, as the API',
+    'held them before.',
     '',
-    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap, as objects | **API heap** |',
+    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap, as objects | **API heap**, full read / window moved |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of tradeRows) {
     const base = withoutTrades(r);
-    const heap = (memory: (c: CaseResult) => ProcessMemory): string =>
-      base
+    const heap = (memory: (c: CaseResult) => ProcessMemory, moved = false): string => {
+      const held = memory(r);
+      const grown = moved && held.heapMoved !== undefined ? { ...held, heapAfter: held.heapMoved } : held;
+      return base
         ? (
-            (perMarket(memory(r), 'heap', r.markets) - perMarket(memory(base), 'heap', base.markets)) /
+            (perMarket(grown, 'heap', r.markets) - perMarket(memory(base), 'heap', base.markets)) /
             r.trades
           ).toFixed(1)
         : '-';
+    };
     lines.push(
       `| ${r.markets} | ${r.depth} | ${r.trades} | ${(r.oldLayoutTrades / r.trades).toFixed(1)} | ` +
         `**${(r.keys.trades / r.trades).toFixed(1)}** | ${heap((c) => c.ingest)} | ` +
-        `${heap((c) => c.apiObjects)} | **${heap((c) => c.api)}** |`,
+        `${heap((c) => c.apiObjects)} | **${heap((c) => c.api)}** / **${heap((c) => c.api, true)}** |`,
     );
   }
   lines.push('');
