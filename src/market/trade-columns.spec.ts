@@ -37,4 +37,48 @@ describe('TradeColumns', () => {
     expect(columns.length).toBe(0);
     expect(columns.toArray()).toEqual([]);
   });
+
+  it('holds a list read whole in columns of its size, and grows them by a quarter', () => {
+    const trades = Array.from({ length: 1000 }, (_, i) => trade(String(i + 1), i, '1.5', '2'));
+    const columns = TradeColumns.of(trades);
+    expect(columns.toArray()).toEqual(trades);
+    expect(capacity(columns)).toBe(1000);
+    columns.push(trade('1001', 1000, '1.5', '2'));
+    expect(capacity(columns)).toBe(1252);
+    // A window sliding a trade in and a trade out keeps within a quarter over what it holds.
+    for (let i = 1001; i < 20_000; i++) {
+      columns.push(trade(String(i + 1), i, '1.5', '2'));
+      columns.dropOldest(1);
+      expect(capacity(columns)).toBeLessThanOrEqual(Math.ceil(1.25 * (columns.length + 1)));
+    }
+  });
+
+  it('gives slices that keep showing what they showed, whatever the columns do next', () => {
+    const trades = Array.from({ length: 20 }, (_, i) =>
+      trade(String(i + 1), i, `${i}.5`, i === 3 ? '1e-7' : '0.25'),
+    );
+    const columns = TradeColumns.of(trades);
+    const whole = columns.slice();
+    const middle = columns.slice(2, 5);
+    expect(middle.length).toBe(3);
+    expect(middle.toArray()).toEqual(trades.slice(2, 5));
+    expect(middle.idAt(0)).toBe('3');
+    expect(middle.amountAt(1)).toBe('1e-7');
+    expect(middle.amountUnitsAt(1)).toBeNaN();
+    expect(middle.priceUnitsAt(0)).toBe(25);
+    expect(middle.priceScaleAt(0)).toBe(1);
+    for (let i = 20; i < 100; i++) columns.push(trade(String(i + 1), i, '9', '9'));
+    columns.dropOldest(50);
+    expect(whole.toArray()).toEqual(trades);
+    expect(middle.toArray()).toEqual(trades.slice(2, 5));
+    expect(columns.slice(-5, 2).length).toBe(2);
+    expect(columns.slice(40, 99).length).toBe(10);
+    columns.clear();
+    expect(whole.toArray()).toEqual(trades);
+  });
 });
+
+/** How many trades the columns have room for. */
+function capacity(columns: TradeColumns): number {
+  return (columns as unknown as { ids: Float64Array }).ids.length;
+}

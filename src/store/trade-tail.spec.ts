@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { Trade } from '../market/trade';
+import { TradeColumns } from '../market/trade-columns';
 import { TradeTail } from './state-store';
 import { compareTradesOldestFirst } from './store-order';
 import { trade as storedTrade } from './testing/state-store-contract';
@@ -22,8 +23,12 @@ function tailOf(stored: readonly Trade[], from: number): TradeTail {
   };
 }
 
+/** The copy brought up to date from what `stored` holds, or undefined when it must be read again. */
 function update(copy: readonly Trade[], stored: readonly Trade[]): Trade[] | undefined {
-  return appendTail(copy, tailOf(stored, copy[copy.length - 1].time));
+  const columns = TradeColumns.of(copy);
+  if (appendTail(columns, tailOf(stored, copy[copy.length - 1].time))) return columns.toArray();
+  expect(columns.toArray()).toEqual(copy);
+  return undefined;
 }
 
 /** How the stored set moves between two reads. */
@@ -94,6 +99,27 @@ describe('appendTail', () => {
     const copy = [trade(1, 10), trade(2, 20)];
     const stored = [...copy, trade(3, 20), trade(4, 30)];
     expect(update(copy, stored)).toEqual(stored);
+  });
+
+  it('takes trades of equal times in order, and declines one filled in before the copy newest', () => {
+    const copy = [trade(1, 10), trade(2, 20), trade(3, 20)];
+    expect(update(copy, [...copy, trade(4, 20), trade(5, 20)])).toEqual([
+      ...copy,
+      trade(4, 20),
+      trade(5, 20),
+    ]);
+    // Id 0 sorts first among the trades of time 20: the copy's trades of that time no longer lead the tail.
+    expect(update(copy, [...copy, trade(0, 20)])).toBeUndefined();
+  });
+
+  it('leaves a slice taken before the update as it was', () => {
+    const copy = Array.from({ length: 40 }, (_, i) => trade(i + 1, 100 + i));
+    const columns = TradeColumns.of(copy);
+    const before = columns.slice();
+    const stored = [...copy.slice(5), ...Array.from({ length: 30 }, (_, i) => trade(41 + i, 140 + i))];
+    expect(appendTail(columns, tailOf(stored, 139))).toBe(true);
+    expect(columns.toArray()).toEqual(stored);
+    expect(before.toArray()).toEqual(copy);
   });
 
   it('declines when a trade was filled in among older ones, or the set was rewritten or emptied', () => {

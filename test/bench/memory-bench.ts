@@ -11,7 +11,7 @@ import { encodeTradeMember } from '../../src/store/trade-member';
 import { startRedisServer } from '../support/redis-server';
 import { progress } from './bench-process';
 import { describeMachine } from './machine';
-import { marketHead, marketState } from './memory-fixture';
+import { marketCatalog, marketHead, marketState } from './memory-fixture';
 
 /**
  * Memory per market, in Redis and in the gateway's processes, at a given depth and number of
@@ -25,9 +25,10 @@ import { marketHead, marketState } from './memory-fixture';
  * - Ingest replica: a fresh process builds what the ingest keeps per market (the real OrderBook and
  *   TradeWindow holding the same levels and trades); heap (with typed-array buffers) and RSS after
  *   full collections, before and after.
- * - API replica: a fresh process reads every market's full book and trade list from that Redis
- *   through the store, which is what the API caches per market once both were requested (the
- *   rendered response bodies come on top).
+ * - API replica: a fresh process has the API's MarketViews read every market's full book and trade
+ *   list from that Redis, which is what the API caches per market once both were requested (the
+ *   rendered response bodies come on top); and, for comparison, the same read into trade objects,
+ *   which is what the API held before it kept its trades in columns.
  *
  * Trades are written as a day at one trade per second (86,400) rather than simulated for 24 hours.
  *
@@ -50,6 +51,8 @@ interface ProcessMemory {
   readonly rssAfter: number;
   readonly heapBefore: number;
   readonly heapAfter: number;
+  /** The API's heap once each market's window moved by a trade (see memory-process). */
+  readonly heapMoved?: number;
 }
 
 interface CaseResult extends Case {
@@ -60,6 +63,7 @@ interface CaseResult extends Case {
   readonly oldLayoutTrades: number;
   readonly ingest: ProcessMemory;
   readonly api: ProcessMemory;
+  readonly apiObjects: ProcessMemory;
 }
 
 async function main(): Promise<void> {
@@ -107,6 +111,7 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
   const store = RedisStateStore.fromUrl(redisUrl);
   await store.ready();
   try {
+    await store.writeCatalog(marketCatalog(testCase.markets, now));
     for (let index = 0; index < testCase.markets; index++) {
       const state = marketState(index, testCase.depth, testCase.trades, now);
       const head = marketHead(state, now);
@@ -143,6 +148,8 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     MEM_NOW: String(now),
   };
   const ingest = await measureProcess({ ...env, MEM_MODE: 'ingest' });
+  const apiObjects = await measureProcess({ ...env, MEM_MODE: 'api-objects', MEM_REDIS_URL: redisUrl });
+  // Last: it moves each market's window by a trade in Redis.
   const api = await measureProcess({ ...env, MEM_MODE: 'api', MEM_REDIS_URL: redisUrl });
   return {
     ...testCase,
@@ -151,6 +158,7 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     oldLayoutTrades,
     ingest,
     api,
+    apiObjects,
   };
 }
 
@@ -221,23 +229,30 @@ function report(results: readonly CaseResult[], started: Date, loadAtStart: numb
     '',
     "Bytes a trade. Redis: MEMORY USAGE of one market's trades / trades, the sorted set of the old layout",
     'written apart from the same trades. Heaps: growth per market less that of the same markets and depth',
-    'without trades, / trades (only where the run has that case).',
+    'without trades, / trades (only where the run has that case). API heap: the trades as MarketViews',
+    'holds them after a full read, and once the window moved by a trade (brought up to date from the',
+    'tail, as between two full reads); as objects: the same trades read into trade objects, as the API',
+    'held them before.',
     '',
-    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap, as objects | **API heap**, full read / window moved |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of tradeRows) {
     const base = withoutTrades(r);
-    const heap = (memory: (c: CaseResult) => ProcessMemory): string =>
-      base
+    const heap = (memory: (c: CaseResult) => ProcessMemory, moved = false): string => {
+      const held = memory(r);
+      const grown = moved && held.heapMoved !== undefined ? { ...held, heapAfter: held.heapMoved } : held;
+      return base
         ? (
-            (perMarket(memory(r), 'heap', r.markets) - perMarket(memory(base), 'heap', base.markets)) /
+            (perMarket(grown, 'heap', r.markets) - perMarket(memory(base), 'heap', base.markets)) /
             r.trades
           ).toFixed(1)
         : '-';
+    };
     lines.push(
       `| ${r.markets} | ${r.depth} | ${r.trades} | ${(r.oldLayoutTrades / r.trades).toFixed(1)} | ` +
-        `**${(r.keys.trades / r.trades).toFixed(1)}** | ${heap((c) => c.ingest)} | ${heap((c) => c.api)} |`,
+        `**${(r.keys.trades / r.trades).toFixed(1)}** | ${heap((c) => c.ingest)} | ` +
+        `${heap((c) => c.apiObjects)} | **${heap((c) => c.api)}** / **${heap((c) => c.api, true)}** |`,
     );
   }
   lines.push('');

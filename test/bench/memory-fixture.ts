@@ -1,4 +1,5 @@
 import { LevelUpdate, PriceLevel } from '../../src/market/book-update';
+import { MarketCatalog } from '../../src/market/market-info';
 import { EMPTY_STATS } from '../../src/market/market-stats';
 import { Trade } from '../../src/market/trade';
 import { InstrumentHead } from '../../src/store/state-store';
@@ -66,5 +67,30 @@ export function marketHead(state: MarketState, now: number): InstrumentHead {
     tradeFeed: 'live',
     lastEventAt: now,
     confirmedAt: now,
+  };
+}
+
+/** A catalogue listing the first `markets` markets, at the scales of `marketState`. */
+export function marketCatalog(markets: number, now: number): MarketCatalog {
+  return {
+    markets: Array.from({ length: markets }, (_, index) => ({
+      instrument: instrumentName(index),
+      baseAsset: instrumentName(index).split('_')[0],
+      quoteAsset: 'usdt',
+      priceScale: 2,
+      amountScale: 8,
+      minAmount: '0.00000001',
+      priceDeviation: '0.1',
+      makerFee: '0.001',
+      takerFee: '0.002',
+      hidden: false,
+      status: 'Open',
+      side: 'Both',
+      isCustom: false,
+      createdAt: '2024-01-01T00:00:00Z',
+      updatedAt: '2024-01-01T00:00:00Z',
+    })),
+    assets: [],
+    refreshedAt: now,
   };
 }

@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { TradeColumns } from '../../src/market/trade-columns';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { head, trade } from '../../src/store/testing/state-store-contract';
 import { appendTail } from '../../src/store/trade-tail';
@@ -11,7 +12,7 @@ import { describeMachine } from './machine';
  * What it costs the API to bring one market's 24-hour trade list up to date after a new trade, with
  * a day of trades at one a second stored in a private redis-server: the whole list read again (as
  * the API did), against the trades since the newest it holds read and appended (`readTradesFrom`
- * and `appendTail`). The two take turns after each new trade; both must give the stored list.
+ * and `appendTail`), each into the columns the API holds. The two take turns after each new trade; both must give the stored list.
  *
  *   npm run bench -- --only trade-list
  *   npm run bench -- --only trade-list --full        more rounds
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
         },
       ]);
     }
-    let held = await store.readTrades(INSTRUMENT);
+    let held = TradeColumns.of(await store.readTrades(INSTRUMENT));
     let nextId = DAY_OF_TRADES + 1;
     const fullMs: number[] = [];
     const tailMs: number[] = [];
@@ -55,19 +56,19 @@ async function main(): Promise<void> {
       ]);
       nextId++;
       const tail = round % 2 === 1;
+      const heldBefore = held.length;
       const started = performance.now();
       const updated = tail
-        ? appendTail(held, await store.readTradesFrom(INSTRUMENT, held[held.length - 1].time))
-        : await store.readTrades(INSTRUMENT);
+        ? appendTail(held, await store.readTradesFrom(INSTRUMENT, held.timeAt(held.length - 1)))
+        : (held = TradeColumns.of(await store.readTrades(INSTRUMENT)));
       const ms = performance.now() - started;
-      if (updated === undefined || updated.length !== held.length + 1)
+      if (!updated || held.length !== heldBefore + 1)
         throw new Error(`round ${round}: the list was not brought up to date`);
-      held = updated;
       // The first pair warms up.
       if (round >= 2) (tail ? tailMs : fullMs).push(ms);
     }
     const stored = await store.readTrades(INSTRUMENT);
-    if (JSON.stringify(stored) !== JSON.stringify(held))
+    if (JSON.stringify(stored) !== JSON.stringify(held.toArray()))
       throw new Error('the list held differs from the store');
     const median = (values: number[]): string => percentile(values, 50).toFixed(2);
     const lines = [

@@ -11,6 +11,7 @@ import { MarketViews } from '../../src/api/views/market-views';
 import { toJson } from '../../src/market/json-number';
 import { MarketInfo } from '../../src/market/market-info';
 import { Trade } from '../../src/market/trade';
+import { TradeColumns } from '../../src/market/trade-columns';
 import { instrumentNotice } from '../../src/store/change-notice';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { eventually, head, trade } from '../../src/store/testing/state-store-contract';
@@ -120,10 +121,10 @@ async function bodies(
   listing: ListingService,
 ): Promise<{ version: string; trades: string; coingecko: string }> {
   const window = await listing.trades(MARKET, Date.now());
-  const { buy, sell } = selectHistoricalTrades(window.trades, readHistoricalTradesQuery({}));
+  const { buy, sell } = selectHistoricalTrades(window.trades(), readHistoricalTradesQuery({}));
   return {
     version: window.version,
-    trades: JSON.stringify(window.trades.map(tradeRecord)),
+    trades: JSON.stringify(window.trades().map(tradeRecord)),
     coingecko: toJson({ buy: buy.map(coingeckoTradeRecord), sell: sell.map(coingeckoTradeRecord) }),
   };
 }
@@ -139,30 +140,30 @@ describe('the trade layout across a rolling upgrade', () => {
     await oldWrite({ replace: true, trades: trades(1, 100), revision: 1 });
     await oldWrite({ replace: false, trades: trades(101, 120), revision: 2 });
     expect(await store.readTrades(BTC)).toEqual(trades(1, 120));
-    let copy = await store.readTrades(BTC);
+    const copy = TradeColumns.of(await store.readTrades(BTC));
+    const newestTime = (): number => copy.timeAt(copy.length - 1);
 
     // The lease passes to a new writer, whose first write repeats trades the old one stored.
     await newWrite({ replace: false, trades: trades(115, 140), revision: 3 });
     expect(await admin.exists(keys.trades)).toBe(0);
     expect(await store.readTrades(BTC)).toEqual(trades(1, 140));
-    copy = appendTail(copy, await store.readTradesFrom(BTC, copy[copy.length - 1].time)) ?? [];
-    expect(copy).toEqual(trades(1, 140));
+    expect(appendTail(copy, await store.readTradesFrom(BTC, newestTime()))).toBe(true);
+    expect(copy.toArray()).toEqual(trades(1, 140));
 
     // The window moves on: trades at or before the cut-off go, in a minute's middle too.
     const cut = trades(30, 30)[0].time;
     await newWrite({ replace: false, trades: trades(141, 150), before: cut, revision: 4 });
     expect(await store.readTrades(BTC)).toEqual(trades(31, 150));
-    copy = appendTail(copy, await store.readTradesFrom(BTC, copy[copy.length - 1].time)) ?? [];
-    expect(copy).toEqual(trades(31, 150));
+    expect(appendTail(copy, await store.readTradesFrom(BTC, newestTime()))).toBe(true);
+    expect(copy.toArray()).toEqual(trades(31, 150));
 
     // An old replica takes the lease back: it replaces everything in its own layout, which wins.
     await oldWrite({ replace: true, trades: trades(40, 160), revision: 5 });
     expect(await store.readTrades(BTC)).toEqual(trades(40, 160));
     const tail = await store.readTradesFrom(BTC, trades(155, 155)[0].time);
     expect(tail).toEqual({ trades: trades(155, 160), count: 121, oldest: trades(40, 40)[0] });
-    expect(appendTail(copy, await store.readTradesFrom(BTC, copy[copy.length - 1].time))).toEqual(
-      trades(40, 160),
-    );
+    expect(appendTail(copy, await store.readTradesFrom(BTC, newestTime()))).toBe(true);
+    expect(copy.toArray()).toEqual(trades(40, 160));
 
     // The scheduled trim reaches both layouts; then a new writer takes over again.
     await expect(store.trimTrades([BTC], trades(50, 50)[0].time)).resolves.toBe(11);

@@ -83,7 +83,7 @@ export class CmcEndpoints {
   async trades(pair: string, request: ApiRequest, reply: ApiReply): Promise<void> {
     const market = this.listing.market(pair);
     await this.responder.sendTrades(request, reply, market, `cmc:trades:${market.instrument}`, (window) =>
-      toJson(window.trades.map(cmcTradeRecord)),
+      toJson(window.trades().map(cmcTradeRecord)),
     );
   }
 }

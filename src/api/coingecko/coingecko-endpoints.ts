@@ -70,7 +70,7 @@ export class CoingeckoEndpoints {
       market,
       `coingecko:historical_trades:${market.instrument}:${type ?? 'all'}:${limit}:${from}:${to}`,
       (window) => {
-        const { buy, sell } = selectHistoricalTrades(window.trades, selection);
+        const { buy, sell } = selectHistoricalTrades(window.trades(), selection);
         return toJson({ buy: buy.map(coingeckoTradeRecord), sell: sell.map(coingeckoTradeRecord) });
       },
     );

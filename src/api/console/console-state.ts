@@ -118,7 +118,7 @@ export class ConsoleState implements OnModuleDestroy {
       bids: (book?.bids ?? []).slice(0, DETAIL_LEVELS),
       asks: (book?.asks ?? []).slice(0, DETAIL_LEVELS),
       trades: trades
-        .slice(-DETAIL_TRADES)
+        .toArray(Math.max(0, trades.length - DETAIL_TRADES))
         .reverse()
         .map(({ id, price, amount, side, time }) => ({ id, price, amount, side, time })),
     };

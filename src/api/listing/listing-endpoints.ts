@@ -73,7 +73,7 @@ export class ListingEndpoints {
   async trades(name: string, request: ApiRequest, reply: ApiReply): Promise<void> {
     const market = this.listing.market(name);
     await this.responder.sendTrades(request, reply, market, `trades:${market.instrument}`, (window) =>
-      JSON.stringify(window.trades.map(tradeRecord)),
+      JSON.stringify(window.trades().map(tradeRecord)),
     );
   }
 }

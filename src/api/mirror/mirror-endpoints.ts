@@ -61,7 +61,7 @@ export class MirrorEndpoints {
       reply,
       market,
       `mirror:history:${market.instrument}:${history.from}:${history.to}:${history.interval}:${history.count}`,
-      (window) => toJson(historyRecord(market.instrument, history, historyCandles(window.trades, history))),
+      (window) => toJson(historyRecord(market.instrument, history, historyCandles(window.trades(), history))),
     );
   }
 

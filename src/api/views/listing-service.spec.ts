@@ -1,4 +1,5 @@
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
+import { Trade } from '../../market/trade';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { InstrumentHead } from '../../store/state-store';
@@ -97,5 +98,72 @@ describe('ListingService listing', () => {
     expect(ltcAfter).toBe(ltc);
     expect(ethAfter).not.toBe(eth);
     expect([eth.summary.highestBid, ethAfter.summary.highestBid]).toEqual(['0.0012300', '0.0012400']);
+  });
+});
+
+describe('ListingService trades', () => {
+  it('are those of the 24 hours up to now, newest first, in published figures', async () => {
+    const now = 1_800_000_000_000;
+    const hour = 3_600_000;
+    const store = new MemoryStateStore();
+    await store.writeCatalog(CATALOG);
+    const stored = (id: string, time: number, price: string, amount: string): Trade => ({
+      id,
+      instrument: MARKET.instrument,
+      price,
+      amount,
+      side: 'sell',
+      time,
+    });
+    await store.write([
+      {
+        instrument: MARKET.instrument,
+        replace: true,
+        head: head(MARKET.instrument, 1, { tradesRevision: 1 }),
+        tradesAdded: [
+          stored('1', now - 24 * hour, '0.0012', '1'),
+          stored('2', now - 24 * hour + 1, '0.00125', '0.5'),
+          stored('3', now - hour, '0.00125', '0.25'),
+          stored('4', now - hour, '0.001255', '2'),
+          stored('5', now + 1, '0.0013', '1'),
+        ],
+      },
+    ]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    try {
+      const window = await new ListingService(views).trades(MARKET, now);
+      expect(window.version).toBe('1:3:2-4');
+      expect(window.trades()).toEqual([
+        {
+          id: '4',
+          price: '0.0012550',
+          baseVolume: '2.0000',
+          quoteVolume: '0.0025100',
+          time: now - hour,
+          side: 'sell',
+        },
+        {
+          id: '3',
+          price: '0.0012500',
+          baseVolume: '0.2500',
+          quoteVolume: '0.0003125',
+          time: now - hour,
+          side: 'sell',
+        },
+        {
+          id: '2',
+          price: '0.0012500',
+          baseVolume: '0.5000',
+          quoteVolume: '0.0006250',
+          time: now - 24 * hour + 1,
+          side: 'sell',
+        },
+      ]);
+      const later = await new ListingService(views).trades(MARKET, now + 2);
+      expect(later.version).toBe('1:3:3-5');
+    } finally {
+      await views.onApplicationShutdown();
+    }
   });
 });

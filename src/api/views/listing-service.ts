@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AssetInfo, MarketInfo } from '../../market/market-info';
 import { MarketSummary, summarizeMarket } from '../../market/market-summary';
 import { EMPTY_STATS } from '../../market/market-stats';
+import { TradeRows } from '../../market/trade-columns';
 import { DAY_MS } from '../../market/trade-window';
 import { BookView, InstrumentHead } from '../../store/state-store';
 import { ApiError } from '../http/api-error';
 import { echoedInput } from '../http/echoed-input';
 import { MarketViews } from './market-views';
-import { TradeFigures, TradeFiguresCache } from './trade-figures';
+import { figuresNewestFirst, TradeFigures } from './trade-figures';
 
 export interface ListedMarket {
   readonly market: MarketInfo;
@@ -24,8 +25,8 @@ export interface Listing {
 export interface WindowTrades {
   /** Changes whenever the list does: new trades, or trades leaving the 24-hour window. */
   readonly version: string;
-  /** Newest first. */
-  readonly trades: readonly TradeFigures[];
+  /** The figures, newest first, computed on each call: a body is rendered once per version. */
+  trades(): readonly TradeFigures[];
 }
 
 /**
@@ -37,7 +38,6 @@ export class ListingService {
   private listing: Listing = { generation: -1, markets: [] };
   /** Each market's entry with the head it was summarized from: only markets whose head moved are summarized again. */
   private summarized = new Map<string, { head: InstrumentHead | undefined; listed: ListedMarket }>();
-  private readonly figureCaches = new Map<string, TradeFiguresCache>();
 
   constructor(private readonly views: MarketViews) {}
 
@@ -129,14 +129,12 @@ export class ListingService {
       );
     }
     const stored = await this.views.tradeList(market.instrument);
-    const from = firstAfter(stored, now - DAY_MS);
-    const to = firstAfter(stored, now);
-    const inWindow = stored.slice(from, to);
-    let cache = this.figureCaches.get(market.instrument);
-    if (!cache) this.figureCaches.set(market.instrument, (cache = new TradeFiguresCache(market)));
-    const trades = cache.figures(inWindow).reverse();
-    const edges = inWindow.length > 0 ? `${inWindow[0].id}-${inWindow[inWindow.length - 1].id}` : 'none';
-    return { version: `${head?.tradesRevision ?? 0}:${inWindow.length}:${edges}`, trades };
+    const inWindow = stored.slice(firstAfter(stored, now - DAY_MS), firstAfter(stored, now));
+    const edges = inWindow.length > 0 ? `${inWindow.idAt(0)}-${inWindow.idAt(inWindow.length - 1)}` : 'none';
+    return {
+      version: `${head?.tradesRevision ?? 0}:${inWindow.length}:${edges}`,
+      trades: () => figuresNewestFirst(market, inWindow),
+    };
   }
 
   /**
@@ -159,13 +157,13 @@ export class ListingService {
   }
 }
 
-/** Index of the first trade with `time > t` in a list ordered by time. */
-function firstAfter(trades: readonly { time: number }[], t: number): number {
+/** Position of the first trade with `time > t` in a list ordered by time. */
+function firstAfter(trades: TradeRows, t: number): number {
   let low = 0;
   let high = trades.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (trades[middle].time <= t) low = middle + 1;
+    if (trades.timeAt(middle) <= t) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -122,7 +122,7 @@ describe('MarketViews when the store restarts empty', () => {
 
   it('serves the last good book and trades until the writer puts them back, instead of none', async () => {
     expect((await views.book(BTC))?.version).toBe(1);
-    expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2']);
+    expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2']);
     // A change the views hear of, but whose book and trades nobody reads before the restart.
     await store.write([bookWrite(2, 2, ['t3'])]);
     await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(2));
@@ -130,14 +130,14 @@ describe('MarketViews when the store restarts empty', () => {
     store.restartEmpty();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await views.book(BTC))?.version).toBe(1);
-    expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2']);
+    expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2']);
 
     // The writer puts everything back.
     await store.writeCatalog(CATALOG);
     await store.write([{ ...bookWrite(3, 3, ['t1', 't2', 't3']), replace: true }]);
     await eventually(async () => {
       expect((await views.book(BTC))?.version).toBe(3);
-      expect((await views.tradeList(BTC)).map((t) => t.id)).toEqual(['t1', 't2', 't3']);
+      expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2', 't3']);
     });
   });
 });
@@ -265,7 +265,7 @@ describe('MarketViews trade lists', () => {
     const views = new MarketViews(store);
     await views.onApplicationBootstrap();
     const fullReads = jest.spyOn(store, 'readTrades');
-    const listed = async () => (await views.tradeList(BTC)).map(({ id }) => id);
+    const listed = async () => (await views.tradeList(BTC)).toArray().map(({ id }) => id);
     try {
       expect(await listed()).toEqual(['1', '2']);
       expect(fullReads).toHaveBeenCalledTimes(1);
@@ -289,9 +289,57 @@ describe('MarketViews trade lists', () => {
       await store.write([tradesWrite(4, [['6', 45_000]])]);
       await eventually(async () => expect(await listed()).toEqual(['2', '3', '6', '4', '5']));
       expect(fullReads).toHaveBeenCalledTimes(2);
-      expect(await views.tradeList(BTC)).toEqual(await store.readTrades(BTC));
+      expect((await views.tradeList(BTC)).toArray()).toEqual(await store.readTrades(BTC));
     } finally {
       fullReads.mockRestore();
+      await views.onApplicationShutdown();
+    }
+  });
+});
+
+describe('MarketViews trade lists held in columns', () => {
+  it('hand out lists that stay as they were, and serve the held list while the store fails', async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    const tradesWrite = (version: number, added: [id: string, agoMs: number][]): InstrumentWrite => ({
+      ...bookWrite(version, version),
+      replace: version === 1,
+      tradesAdded: added.map(([id, agoMs]) => trade(id, NOW - agoMs)),
+    });
+    await store.write([
+      tradesWrite(1, [
+        ['1', 30_000],
+        ['2', 20_000],
+        ['3', 20_000],
+      ]),
+    ]);
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    const ids = (list: { toArray(): { id: string }[] }): string[] => list.toArray().map(({ id }) => id);
+    try {
+      const first = await views.tradeList(BTC);
+      expect(ids(first)).toEqual(['1', '2', '3']);
+      const fullReads = jest.spyOn(store, 'readTrades');
+      // Trades of the newest time and after it, the oldest gone: brought up to date in place.
+      await store.trimTrades([BTC], NOW - 30_000);
+      await store.write([
+        tradesWrite(2, [
+          ['4', 20_000],
+          ['5', 10_000],
+        ]),
+      ]);
+      await eventually(async () => expect(ids(await views.tradeList(BTC))).toEqual(['2', '3', '4', '5']));
+      expect(ids(first)).toEqual(['1', '2', '3']);
+      expect(fullReads).not.toHaveBeenCalled();
+      fullReads.mockRestore();
+
+      const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      store.readTrades = unreachable;
+      store.readTradesFrom = unreachable;
+      await store.write([tradesWrite(3, [['6', 5_000]])]);
+      await eventually(() => expect(views.head(BTC)?.tradesRevision).toBe(3));
+      expect(ids(await views.tradeList(BTC))).toEqual(['2', '3', '4', '5']);
+    } finally {
       await views.onApplicationShutdown();
     }
   });

@@ -10,7 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { normalizeInstrument } from '../../market/instrument-name';
 import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
-import { Trade } from '../../market/trade';
+import { TradeColumns, TradeRows } from '../../market/trade-columns';
 import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ListenerSet } from '../../store/listener-set';
@@ -42,7 +42,8 @@ const BOOK_REFRESH_MS = 50;
 
 interface CachedTrades {
   readonly revision: number;
-  readonly trades: readonly Trade[];
+  /** Brought up to date in place; what is handed out is a slice, which stays as it was. */
+  readonly trades: TradeColumns;
   /** When the whole list was last read, rather than brought up to date from its newest trade. */
   readonly readInFullAt: number;
 }
@@ -67,7 +68,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly books: BookCache;
   private readonly trades = new Map<string, CachedTrades>();
   private readonly bookLoads = new SingleFlight<string, BookView | undefined>();
-  private readonly tradeLoads = new SingleFlight<string, readonly Trade[]>();
+  private readonly tradeLoads = new SingleFlight<string, TradeRows>();
   private timer?: NodeJS.Timeout;
   private noticeTimer?: NodeJS.Timeout;
   private lastFullReload = 0;
@@ -221,41 +222,40 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   /**
    * The stored trades, oldest first, fetched again only when their revision moved: the trades
    * since the newest held, when the rest is still what the store holds (see appendTail), and all of
-   * them otherwise and at least every TRADES_FULL_READ_MS.
+   * them otherwise and at least every TRADES_FULL_READ_MS. Held in columns (see TradeColumns).
    */
-  async tradeList(instrument: string): Promise<readonly Trade[]> {
+  async tradeList(instrument: string): Promise<TradeRows> {
     const cached = this.trades.get(instrument);
     const revision = this.heads.get(instrument)?.tradesRevision;
-    if (cached && cached.revision === revision) return cached.trades;
+    if (cached && cached.revision === revision) return cached.trades.slice();
     try {
       return await this.tradeLoads.run(instrument, async () => {
         const now = Date.now();
-        const appended =
-          cached && now - cached.readInFullAt < TRADES_FULL_READ_MS
-            ? await this.tradesSince(instrument, cached.trades)
-            : undefined;
-        const trades = appended ?? (await this.store.readTrades(instrument));
+        if (cached && cached.trades.length > 0 && now - cached.readInFullAt < TRADES_FULL_READ_MS) {
+          const tail = await this.store.readTradesFrom(
+            instrument,
+            cached.trades.timeAt(cached.trades.length - 1),
+          );
+          if (appendTail(cached.trades, tail)) {
+            if (revision !== undefined) this.trades.set(instrument, { ...cached, revision });
+            return cached.trades.slice();
+          }
+        }
+        const stored = await this.store.readTrades(instrument);
         // None stored after some were: the store lost its contents and the writer has not put them
         // back yet. The last good list is served meanwhile; the 24-hour window still applies to it.
-        if (trades.length === 0 && cached && cached.trades.length > 0) return cached.trades;
-        const readInFullAt = appended && cached ? cached.readInFullAt : now;
-        if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt });
-        return trades;
+        if (stored.length === 0 && cached && cached.trades.length > 0) return cached.trades.slice();
+        const trades = TradeColumns.of(stored);
+        if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt: now });
+        return trades.slice();
       });
     } catch (error) {
       if (!cached) throw storeUnavailable(instrument, error);
       this.logger.warn(
         `${instrument}: trades served from memory, the store failed: ${(error as Error).message}`,
       );
-      return cached.trades;
+      return cached.trades.slice();
     }
-  }
-
-  /** `held` with the trades stored since its newest, or undefined when the list must be read in full. */
-  private async tradesSince(instrument: string, held: readonly Trade[]): Promise<Trade[] | undefined> {
-    const newest = held[held.length - 1];
-    if (newest === undefined) return undefined;
-    return appendTail(held, await this.store.readTradesFrom(instrument, newest.time));
   }
 
   /**
