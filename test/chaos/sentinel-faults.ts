@@ -59,8 +59,7 @@ export async function injectSentinelFault(
       break;
     }
     case 'primary-sleep':
-      debugSleep(set, old, fault.holdMs);
-      await sleep(fault.holdMs);
+      await debugSleep(set, old, fault.holdMs);
       break;
   }
   return { from: old.port, to: (await set.primary()).port };
@@ -81,19 +80,24 @@ async function forceFailover(set: SentinelSet, timeoutMs = 30_000): Promise<void
 
 /**
  * DEBUG SLEEP blocks the connection that sends it until the server wakes, so it goes on a connection
- * of its own, not awaited, dropped once the server answers or well after it should have.
+ * of its own. Resolves once the server has answered, or rejects, at most 10 s after it should have.
  */
-function debugSleep(set: SentinelSet, node: SetProcess, ms: number): void {
+async function debugSleep(set: SentinelSet, node: SetProcess, ms: number): Promise<void> {
   const connection = set.connect(node);
   connection.on('error', () => undefined);
-  const dropAnyway = setTimeout(() => connection.disconnect(), ms + 10_000);
-  connection
-    .call('DEBUG', 'SLEEP', (ms / 1000).toFixed(3))
-    .catch(() => undefined)
-    .finally(() => {
-      clearTimeout(dropAnyway);
-      connection.disconnect();
-    });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`DEBUG SLEEP not answered within ${ms + 10_000} ms`)),
+      ms + 10_000,
+    );
+  });
+  try {
+    await Promise.race([connection.call('DEBUG', 'SLEEP', (ms / 1000).toFixed(3)), late]);
+  } finally {
+    clearTimeout(timer);
+    connection.disconnect();
+  }
 }
 
 export function isSentinelFault(
