@@ -150,7 +150,7 @@ function ownerLine(result: ChaosResult): string {
   const causes = owners.changesByCause;
   return (
     `- Lease owners, sampled every 100 ms (${owners.samples} samples, ${owners.failedSamples} failed while the primary was down or stalled): ` +
-    `${changes} changes of hands over ${instruments.length} instruments, at most ${mostOwners} owners for one; ` +
+    `${changes} changes of hands over ${instruments.length} instruments, owners of one instrument at most ${mostOwners}; ` +
     `after the old lease could have run out ${causes['ran-out']}, after it was released or lost ${causes.removed}, ` +
     `while ingest processes were killed or joined ${causes.rebalanced}, unexplained (taken while the old lease still ran) ${causes.unexplained}; ` +
     `fencing tokens that went back: ${owners.tokenRegressions.length}.`
