@@ -98,6 +98,17 @@ describe('InstrumentPipeline', () => {
     ]);
   });
 
+  it('gives every rewrite a trades revision of its own, so that no reader holds it for a list the store lost', () => {
+    pipeline.addTrades([TRADE]);
+    pipeline.replaceOnNextWrite();
+    const rewrite = pipeline.takeWrite()!;
+    pipeline.replaceOnNextWrite();
+    const next = pipeline.takeWrite()!;
+    expect([rewrite.replace, next.replace]).toEqual([true, true]);
+    expect(next.tradesAdded).toEqual([TRADE]);
+    expect(next.head.tradesRevision).toBeGreaterThan(rewrite.head.tradesRevision);
+  });
+
   it('reports a resync that a REST snapshot heals at once', async () => {
     rest = message(10, true, [...BASE, { side: 'bid', price: '99', amount: '5' }]);
     await pipeline.verify();

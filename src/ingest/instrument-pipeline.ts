@@ -227,8 +227,11 @@ export class InstrumentPipeline {
     this.written = true;
     const book = this.sync.book;
     const changes = book.takeChanges();
-    const head = this.head(now);
     const replace = this.replaceNeeded;
+    // A reader may hold the current revision for a list read from a store that has since lost
+    // writes (a failover): the rewrite must not announce a revision it already caches.
+    if (replace) this.tradesRevision++;
+    const head = this.head(now);
     const write: InstrumentWrite = replace
       ? {
           instrument: this.instrument,

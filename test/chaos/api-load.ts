@@ -9,6 +9,8 @@ const ANSWER_TIMEOUT_MS = 15_000;
 export interface LoadCounts {
   /** Requests answered with 2xx or 304. */
   readonly served: number;
+  /** Of those, answers marked `X-Data-Stale: true` (the last good state while the store is unreachable), by the fault going on. */
+  readonly staleByContext: Readonly<Record<string, number>>;
   /** Other answers and failed requests while every API process was up. */
   readonly failed: number;
   /** Other answers and failed requests while the only API process was deliberately down. */
@@ -39,6 +41,7 @@ const MAX_EXAMPLES = 30;
  */
 export class ApiLoad {
   private served = 0;
+  private readonly staleByContext: Record<string, number> = {};
   private failed = 0;
   private refusedInOutage = 0;
   private readonly failedByContext: Record<string, number> = {};
@@ -65,6 +68,7 @@ export class ApiLoad {
   counts(): LoadCounts {
     return {
       served: this.served,
+      staleByContext: { ...this.staleByContext },
       failed: this.failed,
       refusedInOutage: this.refusedInOutage,
       failedByContext: { ...this.failedByContext },
@@ -94,15 +98,18 @@ export class ApiLoad {
     const outageAtStart = this.targets.inOutage();
     const context = this.targets.context();
     let failure: string | undefined;
+    let stale = false;
     try {
       const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
       const body = await response.text();
       if (!(response.ok || response.status === 304)) failure = `${response.status} ${body.slice(0, 160)}`;
+      stale = response.headers.get('x-data-stale') === 'true';
     } catch (error) {
       failure = (error as Error).message;
     }
     if (failure === undefined) {
       this.served += 1;
+      if (stale) this.staleByContext[context] = (this.staleByContext[context] ?? 0) + 1;
       return;
     }
     if (outageAtStart || this.targets.inOutage() || this.targets.outageEpoch() !== epoch) {

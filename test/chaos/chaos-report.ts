@@ -40,6 +40,20 @@ export function convergenceByKind(result: ChaosResult): ConvergenceFigures[] {
   ];
 }
 
+/**
+ * What was counted while faults of `kind` were on or converging (`all faults`: while any was);
+ * counts are filed under the fault's kind, with ` (converging)` after it ends.
+ */
+function countDuring(counts: Readonly<Record<string, number>>, kind: string): number {
+  return Object.entries(counts)
+    .filter(([context]) =>
+      kind === 'all faults'
+        ? !['none', 'start', 'end'].includes(context)
+        : context === kind || context === `${kind} (converging)`,
+    )
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
 /** The run as Markdown, for RELIABILITY.md. */
 export function chaosMarkdown(result: ChaosResult, command: string, machine: string): string {
   const minutes = (result.durationMs / 60_000).toFixed(1);
@@ -47,9 +61,14 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
     result.mode === 'single'
       ? 'one gateway process (ROLE=all)'
       : `${result.ingestProcesses} ingest and ${result.apiProcesses} API processes`;
-  const rows = convergenceByKind(result).map(
-    (row) => `| ${row.kind} | ${row.injected} | ${row.converged} | ${row.p50Ms} | ${row.maxMs} |`,
-  );
+  const redis = result.redis === 'sentinel' ? 'a primary, two replicas and three Sentinels' : 'one Redis';
+  const rows = convergenceByKind(result).map((row) => {
+    const during = (counts: Readonly<Record<string, number>>) => countDuring(counts, row.kind);
+    return (
+      `| ${row.kind} | ${row.injected} | ${row.converged} | ${row.p50Ms} | ${row.maxMs} | ` +
+      `${during(result.load.failedByContext)} | ${during(result.load.staleByContext)} | ${during(result.owners.changesByContext)} |`
+    );
+  });
   const failures = Object.entries(result.load.failedByContext)
     .map(([context, count]) => `${context}: ${count}`)
     .join(', ');
@@ -57,15 +76,17 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
   return [
     `Command: \`${command}\``,
     `Machine: ${machine}. Started ${result.startedAt}, ${minutes} minutes in all.`,
-    `Seed ${result.seed}, ${processes} on one Redis, ${result.flowRate} synthetic orders/s per market while faults are on, ${result.instruments.length} listed markets.`,
+    `Seed ${result.seed}, ${processes} on ${redis}, ${result.flowRate} synthetic orders/s per market while faults are on, ${result.instruments.length} listed markets.`,
     '',
-    '| Fault | Injected | Converged | p50 ms | max ms |',
-    '|---|---|---|---|---|',
+    '| Fault | Injected | Converged | p50 ms | max ms | failed requests | stale answers | lease changes |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `- Converged at start in ${result.initialConvergeMs} ms.`,
     `- Requests served: ${result.load.served}; failed: ${result.load.failed}${failures ? ` (${failures})` : ''}; refused while the only API process was deliberately down: ${result.load.refusedInOutage}.`,
     `- Trades lost (in the truth, not served at the end): ${result.lostTrades.length}; trades served twice at any moment: ${result.doubledTrades.length}; trades served and later missing for a while: ${result.vanishedTrades.length}.`,
+    `- Answers marked \`X-Data-Stale: true\` (the last good state while the store was unreachable): ${staleAnswers(result)}.`,
+    ownerLine(result),
     `- Checker rounds while the market moved: ${result.checkerRounds}; violations (crossed or unordered books, trades not in the truth, with other figures, doubled or vanished): ${result.violations.length}.`,
     `- Final convergence: ${result.finalConvergence.converged ? `${result.finalConvergence.ms} ms` : `not within the bound (${result.finalConvergence.detail})`}.`,
     ...(notConverged.length > 0
@@ -73,6 +94,22 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
           '',
           'Not converged within the bound:',
           ...notConverged.map((fault) => `- ${fault.kind}: ${fault.detail}`),
+        ]
+      : []),
+    ...(result.owners.notableChanges.length > 0
+      ? [
+          '',
+          'Lease changes not explained by a lease running out:',
+          ...result.owners.notableChanges
+            .slice(0, 10)
+            .map((c) => `- ${c.at} during ${c.context}: ${c.instrument} ${c.from} → ${c.to} (${c.cause})`),
+        ]
+      : []),
+    ...(result.owners.tokenRegressions.length > 0
+      ? [
+          '',
+          'Fencing tokens that went back:',
+          ...result.owners.tokenRegressions.slice(0, 10).map((line) => `- ${line}`),
         ]
       : []),
     ...(result.load.examples.length > 0
@@ -95,4 +132,27 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
         ]
       : []),
   ].join('\n');
+}
+
+function staleAnswers(result: ChaosResult): string {
+  const byContext = Object.entries(result.load.staleByContext);
+  const total = byContext.reduce((sum, [, count]) => sum + count, 0);
+  return total === 0
+    ? '0'
+    : `${total} (${byContext.map(([context, count]) => `${context}: ${count}`).join(', ')})`;
+}
+
+function ownerLine(result: ChaosResult): string {
+  const { owners } = result;
+  const instruments = Object.values(owners.instruments);
+  const changes = instruments.reduce((sum, figures) => sum + figures.changes, 0);
+  const mostOwners = Math.max(0, ...instruments.map((figures) => figures.owners));
+  const causes = owners.changesByCause;
+  return (
+    `- Lease owners, sampled every 100 ms (${owners.samples} samples, ${owners.failedSamples} failed while the primary was down or stalled): ` +
+    `${changes} changes of hands over ${instruments.length} instruments, owners of one instrument at most ${mostOwners}; ` +
+    `after the old lease could have run out ${causes['ran-out']}, after it was released or lost ${causes.removed}, ` +
+    `while ingest processes were killed or joined ${causes.rebalanced}, unexplained (taken while the old lease still ran) ${causes.unexplained}; ` +
+    `fencing tokens that went back: ${owners.tokenRegressions.length}.`
+  );
 }

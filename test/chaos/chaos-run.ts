@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from '../bench/machine';
 import { chaosMarkdown } from './chaos-report';
+import { RedisTopology } from './chaos-redis';
 import { ChaosMode } from './chaos-stack';
-import { CHAOS_FAULT_KINDS, ChaosFaultKind } from './fault-schedule';
+import { ChaosFaultKind, faultKindsOf } from './fault-schedule';
 import { runChaos } from './run-chaos';
 
 /**
@@ -14,8 +15,10 @@ import { runChaos } from './run-chaos';
  *   npm run chaos                                   5 minutes, single process, seed 1
  *   npm run chaos -- --mode multi --seed 7          three ingest and two API processes
  *   npm run chaos -- --minutes 1 --faults silence,redis-restart
+ *   npm run chaos -- --mode multi --redis sentinel  on a primary, two replicas and three Sentinels
  *
- * Writes `chaos-<mode>-<seed>.json` and `.md` to `--out` (default reliability-results/).
+ * Writes `chaos-<mode>-<seed>.json` and `.md` (`chaos-<mode>-sentinel-<seed>` on Sentinels) to
+ * `--out` (default reliability-results/).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
       minutes: { type: 'string', default: '5' },
       seed: { type: 'string', default: '1' },
       mode: { type: 'string', default: 'single' },
+      redis: { type: 'string', default: 'standalone' },
       flow: { type: 'string', default: '10' },
       'converge-timeout': { type: 'string', default: '60' },
       faults: { type: 'string' },
@@ -31,13 +35,18 @@ async function main(): Promise<void> {
   });
   const mode = values.mode as ChaosMode;
   if (mode !== 'single' && mode !== 'multi') throw new Error('--mode is single or multi');
+  const topology = values.redis as RedisTopology;
+  if (topology !== 'standalone' && topology !== 'sentinel')
+    throw new Error('--redis is standalone or sentinel');
+  const known = faultKindsOf(topology);
   const kinds = values.faults?.split(',') as ChaosFaultKind[] | undefined;
-  const unknown = kinds?.filter((kind) => !CHAOS_FAULT_KINDS.includes(kind));
+  const unknown = kinds?.filter((kind) => !known.includes(kind));
   if (unknown?.length)
-    throw new Error(`unknown faults ${unknown.join(', ')}; known: ${CHAOS_FAULT_KINDS.join(', ')}`);
+    throw new Error(`unknown faults ${unknown.join(', ')} on ${topology} Redis; known: ${known.join(', ')}`);
   const seed = Number(values.seed);
   const result = await runChaos({
     mode,
+    redis: topology,
     seed,
     durationMs: Number(values.minutes) * 60_000,
     flowRate: Number(values.flow),
@@ -49,7 +58,7 @@ async function main(): Promise<void> {
   const markdown = chaosMarkdown(result, command, describeMachine());
   const directory = resolve(values.out);
   mkdirSync(directory, { recursive: true });
-  const base = resolve(directory, `chaos-${mode}-${seed}`);
+  const base = resolve(directory, `chaos-${mode}${topology === 'sentinel' ? '-sentinel' : ''}-${seed}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${base}.md`, `${markdown}\n`);
   process.stdout.write(`\n${markdown}\n\nWritten to ${base}.json and ${base}.md\n`);
@@ -58,6 +67,8 @@ async function main(): Promise<void> {
     result.doubledTrades.length === 0 &&
     result.vanishedTrades.length === 0 &&
     result.violations.length === 0 &&
+    result.owners.changesByCause.unexplained === 0 &&
+    result.owners.tokenRegressions.length === 0 &&
     result.load.failed === 0 &&
     result.faults.every((fault) => fault.converged) &&
     result.finalConvergence.converged;

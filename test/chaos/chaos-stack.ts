@@ -1,7 +1,8 @@
 import { RunningSandbox } from 'sandbox-exchange';
 import { GatewayProcess, startGatewayProcess } from '../scale/support/gateway-process';
-import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import { TestRedisServer } from '../support/redis-server';
 import { startTestSandbox } from '../support/start-test-sandbox';
+import { ChaosRedis, redisEnv, RedisTopology, startChaosRedis, stopChaosRedis } from './chaos-redis';
 
 /** `single`: one process ingests and serves; `multi`: three ingest and two API processes on one Redis. */
 export type ChaosMode = 'single' | 'multi';
@@ -75,33 +76,47 @@ export class ReplicaSlot {
   }
 }
 
-/** The sandbox exchange (in this process), a private Redis and the gateway's processes of the real build. */
+/**
+ * The sandbox exchange (in this process), a private Redis (one server, or replicated behind
+ * Sentinels) and the gateway's processes of the real build.
+ */
 export class ChaosStack {
   private constructor(
     readonly mode: ChaosMode,
     readonly sandbox: RunningSandbox,
-    readonly redis: TestRedisServer,
+    readonly redisNodes: ChaosRedis,
     /** The processes that ingest (in single mode the one process). */
     readonly ingest: readonly ReplicaSlot[],
     /** Every process that serves the API. */
     readonly api: readonly ReplicaSlot[],
   ) {}
 
+  /** The one Redis server of the standalone topology. */
+  get redis(): TestRedisServer {
+    if (this.redisNodes.topology !== 'standalone') throw new Error('the stack runs on a Sentinel set');
+    return this.redisNodes.server;
+  }
+
   /** `overrides` replace settings of the sandbox (`SANDBOX_*`) and of the ingest processes. */
   static async start(
     mode: ChaosMode,
     flowRate: number,
     overrides: { readonly sandbox?: Record<string, string>; readonly ingest?: Record<string, string> } = {},
+    topology: RedisTopology = 'standalone',
   ): Promise<ChaosStack> {
     const sandbox = await startTestSandbox({
       SANDBOX_FLOW_RATE: String(flowRate),
       SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
       ...overrides.sandbox,
     });
-    const redis = await startRedisServer();
-    if (!redis.canKill)
-      throw new Error('the chaos run kills Redis: unset REDIS_URL to give it a private one');
-    const common = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '0' };
+    let redisNodes: ChaosRedis;
+    try {
+      redisNodes = await startChaosRedis(topology);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+    const common = { ...redisEnv(redisNodes), RATE_LIMIT_PER_MINUTE: '0' };
     const ingestEnv = {
       ...common,
       ...INGEST_SETTINGS,
@@ -113,7 +128,7 @@ export class ChaosStack {
         ? [new ReplicaSlot('gateway-1', 'all', ingestEnv)]
         : [1, 2, 3].map((n) => new ReplicaSlot(`ingest-${n}`, 'ingest', ingestEnv));
     const api = mode === 'single' ? ingest : [1, 2].map((n) => new ReplicaSlot(`api-${n}`, 'api', common));
-    const stack = new ChaosStack(mode, sandbox, redis, ingest, api);
+    const stack = new ChaosStack(mode, sandbox, redisNodes, ingest, api);
     try {
       await Promise.all([...new Set([...ingest, ...api])].map((slot) => slot.start()));
     } catch (error) {
@@ -143,6 +158,6 @@ export class ChaosStack {
   async close(): Promise<void> {
     await Promise.all([...new Set([...this.ingest, ...this.api])].map((slot) => slot.stop()));
     await this.sandbox.close();
-    await this.redis.stop();
+    await stopChaosRedis(this.redisNodes);
   }
 }

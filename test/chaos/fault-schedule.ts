@@ -2,12 +2,26 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { FAULT_NAMES, FaultName, FAULTS } from 'sandbox-exchange';
 
+import { RedisTopology } from './chaos-redis';
+
 /** Faults outside the sandbox: the store's server and the gateway's own processes. */
 export type ProcessFault = 'redis-restart' | 'ingest-kill';
 
-export type ChaosFaultKind = FaultName | ProcessFault;
+/** Faults of a Redis replicated behind Sentinels, in place of `redis-restart`. */
+export type SentinelFault =
+  'primary-kill' | 'primary-kill-in-burst' | 'failover' | 'primary-pause' | 'primary-sleep';
+
+export type ChaosFaultKind = FaultName | ProcessFault | SentinelFault;
 
 export const PROCESS_FAULTS: readonly ProcessFault[] = ['redis-restart', 'ingest-kill'];
+
+export const SENTINEL_FAULTS: readonly SentinelFault[] = [
+  'primary-kill',
+  'primary-kill-in-burst',
+  'failover',
+  'primary-pause',
+  'primary-sleep',
+];
 
 /**
  * Sandbox faults the schedule leaves out: `stop-matching` makes the exchange's own book crossed, which
@@ -15,20 +29,33 @@ export const PROCESS_FAULTS: readonly ProcessFault[] = ['redis-restart', 'ingest
  */
 const UNSCHEDULED: readonly FaultName[] = ['stop-matching'];
 
-/** Every kind the schedule draws from: each switch of the sandbox's catalogue and the process faults. */
-export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
-  ...FAULT_NAMES.filter((name) => !UNSCHEDULED.includes(name)),
-  ...PROCESS_FAULTS,
+const SANDBOX_FAULTS = FAULT_NAMES.filter((name) => !UNSCHEDULED.includes(name));
+
+/** Every kind the schedule draws from on one Redis: each switch of the sandbox's catalogue and the process faults. */
+export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [...SANDBOX_FAULTS, ...PROCESS_FAULTS];
+
+/** Every kind the schedule draws from on Sentinels: the Redis faults are those of a replicated Redis. */
+export const SENTINEL_CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
+  ...SANDBOX_FAULTS,
+  ...SENTINEL_FAULTS,
+  'ingest-kill',
 ];
+
+export function faultKindsOf(topology: RedisTopology): readonly ChaosFaultKind[] {
+  return topology === 'sentinel' ? SENTINEL_CHAOS_FAULT_KINDS : CHAOS_FAULT_KINDS;
+}
 
 /** Markets that trade, so that halting or pausing one changes something. */
 const OPEN_MARKETS = ['btc_usdt', 'eth_btc', 'eth_usdt', 'shib_usdt', 'pepe_eth', 'sol_eur', 'usdc_usdt'];
 
 export interface ScheduledFault {
   readonly kind: ChaosFaultKind;
-  /** Parameters of a sandbox fault (`count`, `instrument`, ...); none for the process faults. */
+  /** Parameters of a sandbox fault (`count`, `instrument`, ...) or of the burst a primary is killed in. */
   readonly params: Record<string, unknown>;
-  /** How long the fault lasts while the market moves: on, or down before the restart. */
+  /**
+   * How long the fault lasts while the market moves: on, down before the restart (for a primary,
+   * once a replica took its place), paused, or after a forced failover.
+   */
   readonly holdMs: number;
   /** Which ingest process to kill (an index into the live ones, modulo their number). */
   readonly target: number;
@@ -107,6 +134,7 @@ function paramsOf(kind: ChaosFaultKind, random: SeededRandom): Record<string, un
     case 'pause-market':
       return { instrument: random.pick(OPEN_MARKETS) };
     case 'burst':
+    case 'primary-kill-in-burst':
       return { updatesPerSecond: random.pick([500, 1_500, 3_000]) };
     default:
       return {};
@@ -122,6 +150,14 @@ function holdOf(kind: ChaosFaultKind, random: SeededRandom): number {
       return random.between(300, 3_000);
     case 'ingest-kill':
       return random.between(200, 2_000);
+    case 'primary-kill':
+    case 'primary-kill-in-burst':
+      // How long the killed primary stays down once a replica took its place.
+      return random.between(300, 3_000);
+    case 'primary-pause':
+    case 'primary-sleep':
+      // Longer than the gateway's command timeout on Sentinels (1 s), at times past the Sentinels' 1 s.
+      return random.between(1_500, 4_000);
     case 'hub-close':
     case 'expire-sessions':
       return random.between(500, 1_500);

@@ -2,12 +2,17 @@ import { LISTED } from '../support/fault-cases';
 import { sleep } from '../support/fault-run';
 import { setFault, setFlow } from '../support/truth';
 import { ApiLoad, LoadCounts, untilServing } from './api-load';
+import { connectToPrimary, RedisTopology } from './chaos-redis';
 import { ChaosMode, ChaosStack } from './chaos-stack';
-import { CHAOS_FAULT_KINDS, ChaosFaultKind, faultSchedule, isPulse, ScheduledFault } from './fault-schedule';
+import { ChaosFaultKind, faultKindsOf, faultSchedule, isPulse, ScheduledFault } from './fault-schedule';
+import { LeaseOwnerWatch, OwnerFigures } from './lease-owner-watch';
+import { injectSentinelFault, isSentinelFault, PrimaryChange } from './sentinel-faults';
 import { ContinuousChecker, untilConverged, Violation } from './truth-checker';
 
 export interface ChaosOptions {
   readonly mode: ChaosMode;
+  /** One Redis server (default), or a primary with two replicas behind three Sentinels. */
+  readonly redis?: RedisTopology;
   /** Faults are injected until this much time has passed (the last one still converges). */
   readonly durationMs: number;
   readonly seed: number;
@@ -17,7 +22,7 @@ export interface ChaosOptions {
   readonly convergeTimeoutMs: number;
   /** Stops after this many faults, even before the duration is over. */
   readonly maxFaults?: number;
-  /** The kinds drawn from (default: every one). */
+  /** The kinds drawn from (default: every one of the Redis topology). */
   readonly kinds?: readonly ChaosFaultKind[];
   /** Progress lines, one per fault. */
   readonly log?: (line: string) => void;
@@ -29,6 +34,8 @@ export interface InjectedFault {
   readonly holdMs: number;
   /** Which process was killed (ingest-kill). */
   readonly victim?: string;
+  /** The primary's port before and after a Redis fault on Sentinels. */
+  readonly primary?: PrimaryChange;
   readonly converged: boolean;
   /** From the end of the fault (switched off, or the process back) until the API equals the truth. */
   readonly convergeMs: number;
@@ -37,6 +44,7 @@ export interface InjectedFault {
 
 export interface ChaosResult {
   readonly mode: ChaosMode;
+  readonly redis: RedisTopology;
   readonly seed: number;
   readonly flowRate: number;
   readonly startedAt: string;
@@ -47,6 +55,8 @@ export interface ChaosResult {
   readonly initialConvergeMs: number;
   readonly faults: readonly InjectedFault[];
   readonly load: LoadCounts;
+  /** Who held each instrument's lease through the run, and every change of hands by cause. */
+  readonly owners: OwnerFigures;
   readonly checkerRounds: number;
   readonly violations: readonly Violation[];
   /** Trades (`instrument:id`) served twice at any moment of the run. */
@@ -87,7 +97,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => undefined);
   const startedAt = new Date();
   const instruments = LISTED;
-  const stack = await ChaosStack.start(options.mode, options.flowRate);
+  const topology = options.redis ?? 'standalone';
+  const stack = await ChaosStack.start(options.mode, options.flowRate, {}, topology);
   let context = 'start';
   let outage = false;
   let outageEpoch = 0;
@@ -102,6 +113,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     loadPaths(instruments),
   );
   const checker = new ContinuousChecker(stack.sandbox, instruments, urls, () => context);
+  const owners = new LeaseOwnerWatch(connectToPrimary(stack.redisNodes, 500), instruments, () => context);
   const faults: InjectedFault[] = [];
   try {
     await setFlow(stack.sandbox, 0);
@@ -110,16 +122,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     log(`converged at start in ${initial.ms} ms; faults for ${Math.round(options.durationMs / 1000)} s`);
     load.start();
     checker.start();
+    owners.start();
     await setFlow(stack.sandbox, options.flowRate);
     context = 'none';
     await sleep(1_000);
 
-    const schedule = faultSchedule(options.seed, options.kinds ?? CHAOS_FAULT_KINDS);
+    const schedule = faultSchedule(options.seed, options.kinds ?? faultKindsOf(topology));
     const deadline = Date.now() + options.durationMs;
     while (Date.now() < deadline && faults.length < (options.maxFaults ?? Number.POSITIVE_INFINITY)) {
       const fault = schedule.next().value as ScheduledFault;
+      // One fault at a time: a node restarted after the previous kill must be a replica in sync again.
+      if (stack.redisNodes.topology === 'sentinel') await stack.redisNodes.set.untilSettled();
       context = fault.kind;
-      const victim = await inject(stack, fault, {
+      const { victim, primary } = await inject(stack, fault, {
         down: () => {
           outage = true;
           outageEpoch += 1;
@@ -127,6 +142,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         up: () => {
           outage = false;
         },
+        membershipChanged: () => owners.membershipChanged(),
       });
       await setFlow(stack.sandbox, 0);
       context = `${fault.kind} (converging)`;
@@ -136,6 +152,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         params: fault.params,
         holdMs: fault.holdMs,
         ...(victim ? { victim } : {}),
+        ...(primary ? { primary } : {}),
         converged: convergence.converged,
         convergeMs: convergence.ms,
         detail: convergence.detail,
@@ -153,10 +170,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     context = 'end';
     const checked = await checker.stop();
     const counts = await load.stop();
+    const ownerFigures = await owners.stop();
     await setFlow(stack.sandbox, 0);
     const final = await untilConverged(stack.sandbox, instruments, urls, options.convergeTimeoutMs);
     return {
       mode: options.mode,
+      redis: topology,
       seed: options.seed,
       flowRate: options.flowRate,
       startedAt: startedAt.toISOString(),
@@ -167,6 +186,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       initialConvergeMs: initial.ms,
       faults,
       load: counts,
+      owners: ownerFigures,
       checkerRounds: checked.rounds,
       violations: checked.violations,
       doubledTrades: [...new Set([...checked.doubled, ...final.doubled])],
@@ -178,43 +198,54 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   } finally {
     await checker.stop();
     await load.stop();
+    await owners.stop();
     await stack.close();
   }
 }
 
-interface OutageHooks {
+interface FaultHooks {
   /** The only API process goes down on purpose. */
   down(): void;
   up(): void;
+  /** An ingest process is killed or started again. */
+  membershipChanged(): void;
 }
 
-/** Switches a fault on, holds it while the market moves, and ends it; returns the killed process. */
-async function inject(
-  stack: ChaosStack,
-  fault: ScheduledFault,
-  outage: OutageHooks,
-): Promise<string | undefined> {
+/** What a fault hit: the killed process, or the primary that a Redis fault on Sentinels hit. */
+interface FaultTarget {
+  readonly victim?: string;
+  readonly primary?: PrimaryChange;
+}
+
+/** Switches a fault on, holds it while the market moves, and ends it. */
+async function inject(stack: ChaosStack, fault: ScheduledFault, hooks: FaultHooks): Promise<FaultTarget> {
   const { sandbox } = stack;
+  if (isSentinelFault(fault)) {
+    if (stack.redisNodes.topology !== 'sentinel') throw new Error(`${fault.kind} needs --redis sentinel`);
+    return { primary: await injectSentinelFault(stack.redisNodes.set, sandbox, fault) };
+  }
   switch (fault.kind) {
     case 'redis-restart':
       await stack.redis.kill();
       await sleep(fault.holdMs);
       await stack.redis.restart();
-      return undefined;
+      return {};
     case 'ingest-kill': {
       const slot = stack.ingest[fault.target % stack.ingest.length];
       // With one process, the API goes down with it: its refusals are expected, not failures.
       const alone = slot.serves && stack.api.length === 1;
-      if (alone) outage.down();
+      if (alone) hooks.down();
+      hooks.membershipChanged();
       await slot.kill();
       await sleep(fault.holdMs);
       try {
         await slot.start();
+        hooks.membershipChanged();
         if (alone) await untilServing(slot.url!, loadPaths(LISTED), 60_000);
       } finally {
-        if (alone) outage.up();
+        if (alone) hooks.up();
       }
-      return slot.name;
+      return { victim: slot.name };
     }
     case 'rest-429':
     case 'rest-503':
@@ -225,11 +256,11 @@ async function inject(
       await sleep(fault.holdMs);
       await setFault(sandbox, 'skip-version', false);
       await setFault(sandbox, fault.kind, false);
-      return undefined;
+      return {};
     default:
       await setFault(sandbox, fault.kind, true, fault.params);
       await sleep(fault.holdMs);
       if (!isPulse(fault.kind)) await setFault(sandbox, fault.kind, false);
-      return undefined;
+      return {};
   }
 }

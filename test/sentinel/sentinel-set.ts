@@ -14,7 +14,15 @@ export interface SetProcess {
   readonly port: number;
   /** Kills the process (SIGKILL), as a crash would; nothing if it is not running. */
   kill(): Promise<void>;
+  /**
+   * Kills it if it runs and starts it again on its port with its first arguments. A data node comes
+   * back empty, and the Sentinels make it a replica of the primary they name.
+   */
+  restart(): Promise<void>;
 }
+
+/** Data nodes take DEBUG SLEEP from loopback clients, to stall a primary as a long command would. */
+const DATA_NODE_ARGS = ['--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'];
 
 /**
  * One primary, two replicas and three Sentinels on free loopback ports, without persistence. The
@@ -34,15 +42,12 @@ export class SentinelSet {
     const sentinels: SetProcess[] = [];
     const set = new SentinelSet(dir, nodes, sentinels);
     try {
-      const primary = await startProcess(['--save', '', '--appendonly', 'no', '--dir', dir]);
+      const primary = await startProcess([...DATA_NODE_ARGS, '--dir', dir]);
       nodes.push(primary);
       for (let replica = 0; replica < 2; replica += 1) {
         nodes.push(
           await startProcess([
-            '--save',
-            '',
-            '--appendonly',
-            'no',
+            ...DATA_NODE_ARGS,
             '--dir',
             dir,
             '--replicaof',
@@ -51,11 +56,7 @@ export class SentinelSet {
           ]),
         );
       }
-      await waitFor(
-        async () => (await connectedReplicas(primary.port)) === 2,
-        'both replicas in sync',
-        15_000,
-      );
+      await waitFor(async () => (await replicasInSync(primary.port)) === 2, 'both replicas in sync', 15_000);
       for (let sentinel = 0; sentinel < 3; sentinel += 1) {
         const file = join(dir, `sentinel-${sentinel}.conf`);
         writeFileSync(
@@ -120,6 +121,23 @@ export class SentinelSet {
     return current;
   }
 
+  /**
+   * Waits until every Sentinel names the same primary, which accepts writes and streams to both
+   * other nodes: a node restarted after a kill is a replica again only once the Sentinels turned it.
+   */
+  async untilSettled(timeoutMs = 60_000): Promise<void> {
+    await waitFor(
+      async () => {
+        const named = await Promise.all(this.sentinels.map((sentinel) => primaryPortOf(sentinel.port)));
+        if (named[0] === undefined || named.some((port) => port !== named[0])) return false;
+        return (await role(named[0])) === 'master' && (await replicasInSync(named[0])) === 2;
+      },
+      'one primary, streaming to both replicas',
+      timeoutMs,
+      200,
+    );
+  }
+
   /** `SENTINEL FAILOVER`: promotes a replica while the primary still runs. */
   async forceFailover(): Promise<void> {
     const admin = new Redis(this.sentinels[0].port, '127.0.0.1', { maxRetriesPerRequest: 0 });
@@ -158,17 +176,26 @@ async function startProcess(args: readonly string[], sentinelConfig?: string): P
     'warning',
     ...args,
   ];
-  const child = spawn('redis-server', argv, { stdio: 'ignore' });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  await waitFor(() => answersPing(port), `redis on port ${port} answering`, 10_000);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn('redis-server', argv, { stdio: 'ignore' });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
+    await waitFor(() => answersPing(port), `redis on port ${port} answering`, 10_000);
+    return child;
+  };
+  let child = await launch();
+  const kill = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  };
   return {
     port,
-    kill: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
+    kill,
+    restart: async () => {
+      await kill();
+      child = await launch();
     },
   };
 }
@@ -200,9 +227,18 @@ async function role(port: number): Promise<string | undefined> {
   return withConnection(port, async (client) => ((await client.call('ROLE')) as string[])[0]);
 }
 
-async function connectedReplicas(port: number): Promise<number> {
+async function replicasInSync(port: number): Promise<number> {
   const info = await withConnection(port, (client) => client.info('replication'));
-  return Number(/connected_slaves:(\d+)/.exec(info ?? '')?.[1] ?? 0);
+  // Replicas still loading the primary's snapshot are connected but not yet in sync.
+  return (info ?? '').split('\n').filter((line) => /^slave\d+:.*state=online/.test(line)).length;
+}
+
+async function primaryPortOf(sentinelPort: number): Promise<number | undefined> {
+  const address = await withConnection(
+    sentinelPort,
+    async (client) => (await client.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', PRIMARY_NAME)) as string[],
+  );
+  return address ? Number(address[1]) : undefined;
 }
 
 async function sentinelSees(port: number): Promise<boolean> {

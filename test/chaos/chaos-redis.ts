@@ -1,0 +1,66 @@
+import Redis, { RedisOptions } from 'ioredis';
+import { PRIMARY_NAME, SentinelSet } from '../sentinel/sentinel-set';
+import { startRedisServer, TestRedisServer } from '../support/redis-server';
+
+/** `standalone`: one Redis server; `sentinel`: a primary, two replicas and three Sentinels. */
+export type RedisTopology = 'standalone' | 'sentinel';
+
+export type ChaosRedis =
+  | { readonly topology: 'standalone'; readonly server: TestRedisServer }
+  | { readonly topology: 'sentinel'; readonly set: SentinelSet };
+
+/**
+ * Lower than the default so that a command to a stalled primary fails within a request's patience
+ * and the connection is made again through the Sentinels.
+ */
+const SENTINEL_COMMAND_TIMEOUT_MS = '1000';
+
+/** Starts the Redis the chaos run may kill: a private server, or a private Sentinel set. */
+export async function startChaosRedis(topology: RedisTopology): Promise<ChaosRedis> {
+  if (topology === 'sentinel') return { topology, set: await SentinelSet.start({ downAfterMs: 1_000 }) };
+  const server = await startRedisServer();
+  if (!server.canKill) {
+    await server.stop();
+    throw new Error('the chaos run kills Redis: unset REDIS_URL to give it a private one');
+  }
+  return { topology, server };
+}
+
+/** The settings that point a gateway process at the Redis. */
+export function redisEnv(redis: ChaosRedis): Record<string, string> {
+  if (redis.topology === 'standalone') return { REDIS_URL: redis.server.url };
+  return {
+    REDIS_URL: `redis://${PRIMARY_NAME}`,
+    REDIS_SENTINELS: redis.set.sentinelList,
+    REDIS_SENTINEL_NAME: PRIMARY_NAME,
+    REDIS_COMMAND_TIMEOUT_MS: SENTINEL_COMMAND_TIMEOUT_MS,
+  };
+}
+
+export async function stopChaosRedis(redis: ChaosRedis): Promise<void> {
+  if (redis.topology === 'standalone') await redis.server.stop();
+  else await redis.set.stop();
+}
+
+/**
+ * A connection of the run's own to the primary, found again through the Sentinels after a failover.
+ * Commands fail at once while it is down, rather than wait in a queue and answer late.
+ */
+export function connectToPrimary(redis: ChaosRedis, commandTimeoutMs: number): Redis {
+  const options: RedisOptions = {
+    commandTimeout: commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => 100,
+  };
+  const client =
+    redis.topology === 'standalone'
+      ? new Redis(redis.server.url, options)
+      : new Redis({
+          ...options,
+          sentinels: redis.set.sentinels.map((sentinel) => ({ host: '127.0.0.1', port: sentinel.port })),
+          name: PRIMARY_NAME,
+        });
+  client.on('error', () => undefined);
+  return client;
+}

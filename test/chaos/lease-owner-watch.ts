@@ -1,0 +1,216 @@
+import Redis from 'ioredis';
+import { StoreKeys } from '../../src/store/keys';
+import { decodeLease } from '../../src/store/lease-value';
+import { sleep } from '../support/fault-run';
+
+const SAMPLE_INTERVAL_MS = 100;
+
+/** A sample not answered within this is dropped: an answer from a stalled primary comes too late to place in time. */
+const SAMPLE_TIMEOUT_MS = 500;
+
+/**
+ * After an ingest process is killed or started, the instruments are shared out again among the
+ * live ones: leases are released and taken by others for a while (a few lease times).
+ */
+const REBALANCE_WINDOW_MS = 12_000;
+
+/**
+ * Why a lease changed hands, as seen from outside:
+ * - `ran-out`: the new owner was first seen after the old lease could have expired;
+ * - `removed`: the key was seen absent before then (released by its owner, or lost with Redis's data);
+ * - `rebalanced`: neither, but an ingest process had been killed or started just before;
+ * - `unexplained`: taken while the old lease still ran, with no reason in sight.
+ */
+export type OwnerChangeCause = 'ran-out' | 'removed' | 'rebalanced' | 'unexplained';
+
+export interface OwnerChange {
+  readonly instrument: string;
+  readonly at: string;
+  /** `owner#token` before and after. */
+  readonly from: string;
+  readonly to: string;
+  readonly cause: OwnerChangeCause;
+  /** What was going on (the fault). */
+  readonly context: string;
+}
+
+export interface OwnerFigures {
+  readonly samples: number;
+  /** Samples that failed or timed out (the primary down or stalled). */
+  readonly failedSamples: number;
+  /** Per instrument: how many owners (process names) held it, and how many times it changed hands. */
+  readonly instruments: Readonly<Record<string, { readonly owners: number; readonly changes: number }>>;
+  readonly changesByCause: Readonly<Record<OwnerChangeCause, number>>;
+  /** Changes of hands by the fault going on (`none` between faults). */
+  readonly changesByContext: Readonly<Record<string, number>>;
+  /** Leases whose fencing token was below one seen before for the instrument: a lease that came back. */
+  readonly tokenRegressions: readonly string[];
+  /** Every change that is not `ran-out`, the first 50. */
+  readonly notableChanges: readonly OwnerChange[];
+}
+
+interface Holder {
+  readonly owner: string;
+  readonly token: number;
+  /** Local time before the sample that saw it last was sent, plus the lease's PTTL then: its earliest expiry. */
+  earliestExpiry: number;
+}
+
+interface InstrumentTrack {
+  holder?: Holder;
+  /** The key was seen absent since the holder was last seen. */
+  seenAbsent: boolean;
+  readonly owners: Set<string>;
+  changes: number;
+  maxToken: number;
+}
+
+/**
+ * Samples every instrument's lease from the primary every 100 ms through the run. Fencing makes a
+ * write land only while the lease names its writer, so two writers at once would show as a lease
+ * taken while the previous one still ran; the watch files every change of hands under its cause
+ * and counts those it cannot explain, and any fencing token that went back.
+ */
+export class LeaseOwnerWatch {
+  private readonly keys = new StoreKeys();
+  private readonly tracks = new Map<string, InstrumentTrack>();
+  private readonly changes: OwnerChange[] = [];
+  private readonly changesByCause: Record<OwnerChangeCause, number> = {
+    'ran-out': 0,
+    removed: 0,
+    rebalanced: 0,
+    unexplained: 0,
+  };
+  private readonly tokenRegressions: string[] = [];
+  private lastMembershipChange = Number.NEGATIVE_INFINITY;
+  private samples = 0;
+  private failedSamples = 0;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly instruments: readonly string[],
+    private readonly context: () => string,
+  ) {
+    for (const instrument of instruments)
+      this.tracks.set(instrument, { seenAbsent: false, owners: new Set(), changes: 0, maxToken: -1 });
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** An ingest process is being killed or has just started: leases may move for a while. */
+  membershipChanged(): void {
+    this.lastMembershipChange = Date.now();
+  }
+
+  async stop(): Promise<OwnerFigures> {
+    this.stopped = true;
+    await this.running;
+    this.client.disconnect();
+    return this.figures();
+  }
+
+  figures(): OwnerFigures {
+    return {
+      samples: this.samples,
+      failedSamples: this.failedSamples,
+      instruments: Object.fromEntries(
+        [...this.tracks].map(([instrument, track]) => [
+          instrument,
+          { owners: track.owners.size, changes: track.changes },
+        ]),
+      ),
+      changesByCause: { ...this.changesByCause },
+      changesByContext: this.changes.reduce<Record<string, number>>((counts, change) => {
+        counts[change.context] = (counts[change.context] ?? 0) + 1;
+        return counts;
+      }, {}),
+      tokenRegressions: [...this.tokenRegressions],
+      notableChanges: this.changes.filter((change) => change.cause !== 'ran-out').slice(0, 50),
+    };
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      await this.sample();
+      await sleep(SAMPLE_INTERVAL_MS);
+    }
+  }
+
+  private async sample(): Promise<void> {
+    const sentAt = Date.now();
+    const pipeline = this.client.pipeline();
+    for (const instrument of this.instruments) {
+      const lease = this.keys.instrument(instrument).lease;
+      pipeline.get(lease);
+      pipeline.pttl(lease);
+    }
+    const replies = await Promise.race([
+      pipeline.exec().catch(() => null),
+      sleep(SAMPLE_TIMEOUT_MS).then(() => null),
+    ]);
+    if (!replies || replies.some(([error]) => error) || Date.now() - sentAt > SAMPLE_TIMEOUT_MS) {
+      this.failedSamples += 1;
+      return;
+    }
+    this.samples += 1;
+    const seenAt = Date.now();
+    this.instruments.forEach((instrument, index) => {
+      const text = replies[2 * index][1] as string | null;
+      const pttl = replies[2 * index + 1][1] as number;
+      this.observe(instrument, text === null ? undefined : decodeLease(text), sentAt, seenAt, pttl);
+    });
+  }
+
+  private observe(
+    instrument: string,
+    lease: { owner: string; token: number } | undefined,
+    sentAt: number,
+    seenAt: number,
+    pttl: number,
+  ): void {
+    const track = this.tracks.get(instrument)!;
+    if (!lease) {
+      track.seenAbsent = true;
+      return;
+    }
+    const earliestExpiry = pttl >= 0 ? sentAt + pttl : Number.POSITIVE_INFINITY;
+    const previous = track.holder;
+    if (previous && previous.owner === lease.owner && previous.token === lease.token) {
+      previous.earliestExpiry = earliestExpiry;
+      track.seenAbsent = false;
+      return;
+    }
+    track.owners.add(lease.owner);
+    if (lease.token < track.maxToken)
+      this.tokenRegressions.push(
+        `${new Date(seenAt).toISOString()} ${instrument}: ${lease.owner}#${lease.token} after token ${track.maxToken}`,
+      );
+    track.maxToken = Math.max(track.maxToken, lease.token);
+    if (previous) {
+      const cause = this.causeOf(previous, track.seenAbsent, seenAt);
+      track.changes += 1;
+      this.changesByCause[cause] += 1;
+      this.changes.push({
+        instrument,
+        at: new Date(seenAt).toISOString(),
+        from: `${previous.owner}#${previous.token}`,
+        to: `${lease.owner}#${lease.token}`,
+        cause,
+        context: this.context(),
+      });
+    }
+    track.holder = { owner: lease.owner, token: lease.token, earliestExpiry };
+    track.seenAbsent = false;
+  }
+
+  private causeOf(previous: Holder, seenAbsent: boolean, seenAt: number): OwnerChangeCause {
+    if (seenAt >= previous.earliestExpiry) return 'ran-out';
+    if (seenAbsent) return 'removed';
+    if (seenAt - this.lastMembershipChange <= REBALANCE_WINDOW_MS) return 'rebalanced';
+    return 'unexplained';
+  }
+}
