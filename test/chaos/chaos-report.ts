@@ -102,7 +102,10 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
           'Lease changes not explained by a lease running out:',
           ...result.owners.notableChanges
             .slice(0, 10)
-            .map((c) => `- ${c.at} during ${c.context}: ${c.instrument} ${c.from} → ${c.to} (${c.cause})`),
+            .map(
+              (c) =>
+                `- ${c.at} during ${c.context}: ${c.instrument} ${c.from} → ${c.to} (${c.cause}, read from port ${c.readFrom})`,
+            ),
         ]
       : []),
     ...(result.owners.tokenRegressions.length > 0

@@ -9,8 +9,9 @@ const SAMPLE_INTERVAL_MS = 100;
 const SAMPLE_TIMEOUT_MS = 500;
 
 /**
- * After an ingest process is killed or started, the instruments are shared out again among the
- * live ones: leases are released and taken by others for a while (a few lease times).
+ * After an ingest process is killed or started, or the live members change otherwise (entries that
+ * ran out while the primary was away), the instruments are shared out again among the live ones:
+ * leases are released and taken by others for a while (a few lease times).
  */
 const REBALANCE_WINDOW_MS = 12_000;
 
@@ -18,7 +19,8 @@ const REBALANCE_WINDOW_MS = 12_000;
  * Why a lease changed hands, as seen from outside:
  * - `ran-out`: the new owner was first seen after the old lease could have expired;
  * - `removed`: the key was seen absent before then (released by its owner, or lost with Redis's data);
- * - `rebalanced`: neither, but an ingest process had been killed or started just before;
+ * - `rebalanced`: neither, but an ingest process had been killed or started, or the live members
+ *   had changed, just before;
  * - `unexplained`: taken while the old lease still ran, with no reason in sight.
  */
 export type OwnerChangeCause = 'ran-out' | 'removed' | 'rebalanced' | 'unexplained';
@@ -32,6 +34,8 @@ export interface OwnerChange {
   readonly cause: OwnerChangeCause;
   /** What was going on (the fault). */
   readonly context: string;
+  /** The port of the node read when the old owner was last seen, and when the new one was first seen. */
+  readonly readFrom: string;
 }
 
 export interface OwnerFigures {
@@ -52,6 +56,8 @@ export interface OwnerFigures {
 interface Holder {
   readonly owner: string;
   readonly token: number;
+  /** The port of the node the sample that last saw it was read from. */
+  port: number | undefined;
   /** Local time before the sample that saw it last was sent, plus the lease's PTTL then: its earliest expiry. */
   earliestExpiry: number;
 }
@@ -83,6 +89,8 @@ export class LeaseOwnerWatch {
   };
   private readonly tokenRegressions: string[] = [];
   private lastMembershipChange = Number.NEGATIVE_INFINITY;
+  /** The ingest members whose entries had not run out at the last sample, sorted and joined. */
+  private liveMembers: string | undefined;
   private samples = 0;
   private failedSamples = 0;
   private running: Promise<void> | undefined;
@@ -148,6 +156,7 @@ export class LeaseOwnerWatch {
       pipeline.get(lease);
       pipeline.pttl(lease);
     }
+    pipeline.zrangebyscore(this.keys.ingestMembers, sentAt, '+inf');
     const replies = await Promise.race([
       pipeline.exec().catch(() => null),
       sleep(SAMPLE_TIMEOUT_MS).then(() => null),
@@ -158,20 +167,23 @@ export class LeaseOwnerWatch {
     }
     this.samples += 1;
     const seenAt = Date.now();
+    const port = this.client.stream?.remotePort;
+    const members = (replies[2 * this.instruments.length][1] as string[]).sort().join(',');
+    if (this.liveMembers !== undefined && members !== this.liveMembers) this.lastMembershipChange = seenAt;
+    this.liveMembers = members;
     this.instruments.forEach((instrument, index) => {
       const text = replies[2 * index][1] as string | null;
       const pttl = replies[2 * index + 1][1] as number;
-      this.observe(instrument, text === null ? undefined : decodeLease(text), sentAt, seenAt, pttl);
+      this.observe(instrument, text === null ? undefined : decodeLease(text), { sentAt, seenAt, pttl, port });
     });
   }
 
   private observe(
     instrument: string,
     lease: { owner: string; token: number } | undefined,
-    sentAt: number,
-    seenAt: number,
-    pttl: number,
+    sample: { sentAt: number; seenAt: number; pttl: number; port: number | undefined },
   ): void {
+    const { sentAt, seenAt, pttl, port } = sample;
     const track = this.tracks.get(instrument)!;
     if (!lease) {
       track.seenAbsent = true;
@@ -181,6 +193,7 @@ export class LeaseOwnerWatch {
     const previous = track.holder;
     if (previous && previous.owner === lease.owner && previous.token === lease.token) {
       previous.earliestExpiry = earliestExpiry;
+      previous.port = port;
       track.seenAbsent = false;
       return;
     }
@@ -201,9 +214,10 @@ export class LeaseOwnerWatch {
         to: `${lease.owner}#${lease.token}`,
         cause,
         context: this.context(),
+        readFrom: previous.port === port ? String(port) : `${previous.port} → ${port}`,
       });
     }
-    track.holder = { owner: lease.owner, token: lease.token, earliestExpiry };
+    track.holder = { owner: lease.owner, token: lease.token, earliestExpiry, port };
     track.seenAbsent = false;
   }
 

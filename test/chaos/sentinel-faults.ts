@@ -27,21 +27,17 @@ export async function injectSentinelFault(
   switch (fault.kind) {
     case 'primary-kill':
       await old.kill();
-      await set.untilFailedOver(old);
-      await sleep(fault.holdMs);
-      await old.restart();
+      await killedAndReplaced(set, old, fault.holdMs);
       break;
     case 'primary-kill-in-burst':
       await setFault(sandbox, 'burst', true, fault.params);
       try {
         await sleep(BURST_LEAD_MS);
         await old.kill();
-        await set.untilFailedOver(old);
-        await sleep(fault.holdMs);
+        await killedAndReplaced(set, old, fault.holdMs);
       } finally {
         await setFault(sandbox, 'burst', false);
       }
-      await old.restart();
       break;
     case 'failover':
       await forceFailover(set);
@@ -63,6 +59,17 @@ export async function injectSentinelFault(
       break;
   }
   return { from: old.port, to: (await set.primary()).port };
+}
+
+/**
+ * Once a replica took the killed primary's place and every Sentinel names it (a Sentinel still
+ * naming the old address would send clients to the node restarted empty), and after the hold, the
+ * node starts again.
+ */
+async function killedAndReplaced(set: SentinelSet, old: SetProcess, holdMs: number): Promise<void> {
+  await set.untilAllName(await set.untilFailedOver(old));
+  await sleep(holdMs);
+  await old.restart();
 }
 
 /** SENTINEL FAILOVER, tried again while the Sentinels refuse it (a failover under way, no good replica yet). */

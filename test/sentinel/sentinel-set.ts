@@ -121,6 +121,19 @@ export class SentinelSet {
     return current;
   }
 
+  /** Waits until every Sentinel names `node` as the primary, so that none sends a client elsewhere. */
+  async untilAllName(node: SetProcess, timeoutMs = 30_000): Promise<void> {
+    await waitFor(
+      async () =>
+        (await Promise.all(this.sentinels.map((sentinel) => primaryPortOf(sentinel.port)))).every(
+          (port) => port === node.port,
+        ),
+      `every Sentinel naming port ${node.port}`,
+      timeoutMs,
+      100,
+    );
+  }
+
   /**
    * Waits until every Sentinel names the same primary, which accepts writes and streams to both
    * other nodes: a node restarted after a kill is a replica again only once the Sentinels turned it.
