@@ -3,6 +3,7 @@ import { MarketCatalog } from '../../src/market/market-info';
 import { EMPTY_STATS } from '../../src/market/market-stats';
 import { Trade } from '../../src/market/trade';
 import { InstrumentHead } from '../../src/store/state-store';
+import { market } from '../../src/store/testing/state-store-contract';
 
 /**
  * The state of one market for the memory benchmark, the same in Redis and in the processes:
@@ -73,23 +74,13 @@ export function marketHead(state: MarketState, now: number): InstrumentHead {
 /** A catalogue listing the first `markets` markets, at the scales of `marketState`. */
 export function marketCatalog(markets: number, now: number): MarketCatalog {
   return {
-    markets: Array.from({ length: markets }, (_, index) => ({
-      instrument: instrumentName(index),
-      baseAsset: instrumentName(index).split('_')[0],
-      quoteAsset: 'usdt',
-      priceScale: 2,
-      amountScale: 8,
-      minAmount: '0.00000001',
-      priceDeviation: '0.1',
-      makerFee: '0.001',
-      takerFee: '0.002',
-      hidden: false,
-      status: 'Open',
-      side: 'Both',
-      isCustom: false,
-      createdAt: '2024-01-01T00:00:00Z',
-      updatedAt: '2024-01-01T00:00:00Z',
-    })),
+    markets: Array.from({ length: markets }, (_, index) =>
+      market(instrumentName(index), {
+        quoteAsset: 'usdt',
+        baseAsset: instrumentName(index).split('_')[0],
+        updatedAt: '2024-01-01T00:00:00Z',
+      }),
+    ),
     assets: [],
     refreshedAt: now,
   };

@@ -1,7 +1,7 @@
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { ChangeSubscription, ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
-import { eventually, head, trade } from '../../store/testing/state-store-contract';
+import { eventually, head, market, trade } from '../../store/testing/state-store-contract';
 import { ApiError } from '../http/api-error';
 import { MarketViews } from './market-views';
 
@@ -9,25 +9,7 @@ const BTC = 'btc_usdt';
 const NOW = Date.now();
 
 const CATALOG: MarketCatalog = {
-  markets: [
-    {
-      instrument: BTC,
-      baseAsset: 'BTC',
-      quoteAsset: 'USDT',
-      priceScale: 2,
-      amountScale: 8,
-      minAmount: '0.00000001',
-      priceDeviation: '0.1',
-      makerFee: '0.001',
-      takerFee: '0.002',
-      hidden: false,
-      status: 'Open',
-      side: 'Both',
-      isCustom: false,
-      createdAt: '2024-01-01T00:00:00Z',
-      updatedAt: '2024-06-01T00:00:00Z',
-    },
-  ],
+  markets: [market(BTC)],
   assets: [],
   refreshedAt: NOW,
 };

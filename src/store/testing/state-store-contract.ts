@@ -1,4 +1,4 @@
-import { MarketCatalog } from '../../market/market-info';
+import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
 import { Trade } from '../../market/trade';
 import {
@@ -41,6 +41,28 @@ export function head(
     tradeFeed: 'live',
     lastEventAt: T0 + bookVersion,
     confirmedAt: T0 + bookVersion,
+    ...extra,
+  };
+}
+
+/** An open market of the catalogue, 2-decimal prices and 8-decimal amounts, with `extra` on top. */
+export function market(instrument: string, extra: Partial<MarketInfo> = {}): MarketInfo {
+  return {
+    instrument,
+    baseAsset: instrument.split('_')[0].toUpperCase(),
+    quoteAsset: instrument.split('_')[1]?.toUpperCase() ?? 'USDT',
+    priceScale: 2,
+    amountScale: 8,
+    minAmount: '0.00000001',
+    priceDeviation: '0.1',
+    makerFee: '0.001',
+    takerFee: '0.002',
+    hidden: false,
+    status: 'Open',
+    side: 'Both',
+    isCustom: false,
+    createdAt: '2024-01-01T00:00:00Z',
+    updatedAt: '2024-06-01T00:00:00Z',
     ...extra,
   };
 }
@@ -373,26 +395,7 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
 
     it('round-trips the catalogue and announces it', async () => {
       const catalog: MarketCatalog = {
-        markets: [
-          {
-            instrument: BTC,
-            baseAsset: 'BTC',
-            quoteAsset: 'USDT',
-            priceScale: 2,
-            amountScale: 8,
-            minAmount: '0.00000001',
-            priceDeviation: '0.1',
-            makerFee: '0.001',
-            takerFee: '0.002',
-            hidden: false,
-            status: 'Open',
-            side: 'Both',
-            isCustom: false,
-            createdAt: '2024-01-01T00:00:00Z',
-            updatedAt: '2024-06-01T00:00:00Z',
-            gateway: { instrumentId: 5, symbol: 'BTCUSDT' },
-          },
-        ],
+        markets: [market(BTC, { gateway: { instrumentId: 5, symbol: 'BTCUSDT' } })],
         assets: [
           {
             symbol: 'BTC',
