@@ -1,5 +1,6 @@
 import Redis, { RedisOptions } from 'ioredis';
 import { PRIMARY_NAME, SentinelSet } from '../sentinel/sentinel-set';
+import type { NamedPrimary } from './lease-owner-watch';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 
 /** `standalone`: one Redis server; `sentinel`: a primary, two replicas and three Sentinels. */
@@ -63,4 +64,38 @@ export function connectToPrimary(redis: ChaosRedis, commandTimeoutMs: number): R
         });
   client.on('error', () => undefined);
   return client;
+}
+
+/**
+ * Where the Sentinels say the primary is: the port every one of them names, asked on connections kept
+ * open, or `undefined` while they disagree (a failover spreading) or one does not answer in time.
+ * Nothing for a standalone Redis, whose one server is always the primary.
+ */
+export function namedPrimary(redis: ChaosRedis, commandTimeoutMs: number): NamedPrimary | undefined {
+  if (redis.topology === 'standalone') return undefined;
+  const sentinels = redis.set.sentinels.map((sentinel) => {
+    const client = new Redis(sentinel.port, '127.0.0.1', {
+      commandTimeout: commandTimeoutMs,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => 100,
+    });
+    client.on('error', () => undefined);
+    return client;
+  });
+  const portNamedBy = async (client: Redis): Promise<number | undefined> => {
+    try {
+      const address = (await client.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', PRIMARY_NAME)) as string[];
+      return Number(address[1]);
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    port: async () => {
+      const named = await Promise.all(sentinels.map(portNamedBy));
+      return named.every((port) => port === named[0]) ? named[0] : undefined;
+    },
+    close: () => sentinels.forEach((client) => client.disconnect()),
+  };
 }

@@ -152,7 +152,7 @@ function ownerLine(result: ChaosResult): string {
   const mostOwners = Math.max(0, ...instruments.map((figures) => figures.owners));
   const causes = owners.changesByCause;
   return (
-    `- Lease owners, sampled every 100 ms (${owners.samples} samples, ${owners.failedSamples} failed while the primary was down or stalled): ` +
+    `- Lease owners, sampled every 100 ms (${owners.samples} samples, ${owners.failedSamples} failed while the primary was down or stalled, ${owners.offPrimarySamples} left out because the node read was not the primary every Sentinel named): ` +
     `${changes} changes of hands over ${instruments.length} instruments, owners of one instrument at most ${mostOwners}; ` +
     `after the old lease could have run out ${causes['ran-out']}, after it was released or lost ${causes.removed}, ` +
     `while ingest processes were killed or joined ${causes.rebalanced}, unexplained (taken while the old lease still ran) ${causes.unexplained}; ` +

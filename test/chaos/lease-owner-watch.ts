@@ -42,6 +42,11 @@ export interface OwnerFigures {
   readonly samples: number;
   /** Samples that failed or timed out (the primary down or stalled). */
   readonly failedSamples: number;
+  /**
+   * Samples read from a node the Sentinels no longer named as primary (a demoted primary before the
+   * Sentinels turned it into a replica): what it held then is discarded when it resynchronises.
+   */
+  readonly offPrimarySamples: number;
   /** Per instrument: how many owners (process names) held it, and how many times it changed hands. */
   readonly instruments: Readonly<Record<string, { readonly owners: number; readonly changes: number }>>;
   readonly changesByCause: Readonly<Record<OwnerChangeCause, number>>;
@@ -71,6 +76,13 @@ interface InstrumentTrack {
   maxToken: number;
 }
 
+/** Where the Sentinels say the primary is, asked at each sample. */
+export interface NamedPrimary {
+  /** The port of the node named, or `undefined` when no Sentinel answered. */
+  port(): Promise<number | undefined>;
+  close(): void;
+}
+
 /**
  * Samples every instrument's lease from the primary every 100 ms through the run. Fencing makes a
  * write land only while the lease names its writer, so two writers at once would show as a lease
@@ -93,13 +105,19 @@ export class LeaseOwnerWatch {
   private liveMembers: string | undefined;
   private samples = 0;
   private failedSamples = 0;
+  private offPrimarySamples = 0;
   private running: Promise<void> | undefined;
   private stopped = false;
 
+  /**
+   * `namedPrimary` gives the port of the node the Sentinels name as primary; without it (a standalone
+   * Redis) every sample counts.
+   */
   constructor(
     private readonly client: Redis,
     private readonly instruments: readonly string[],
     private readonly context: () => string,
+    private readonly namedPrimary?: NamedPrimary,
   ) {
     for (const instrument of instruments)
       this.tracks.set(instrument, { seenAbsent: false, owners: new Set(), changes: 0, maxToken: -1 });
@@ -118,6 +136,7 @@ export class LeaseOwnerWatch {
     this.stopped = true;
     await this.running;
     this.client.disconnect();
+    this.namedPrimary?.close();
     return this.figures();
   }
 
@@ -125,6 +144,7 @@ export class LeaseOwnerWatch {
     return {
       samples: this.samples,
       failedSamples: this.failedSamples,
+      offPrimarySamples: this.offPrimarySamples,
       instruments: Object.fromEntries(
         [...this.tracks].map(([instrument, track]) => [
           instrument,
@@ -157,17 +177,21 @@ export class LeaseOwnerWatch {
       pipeline.pttl(lease);
     }
     pipeline.zrangebyscore(this.keys.ingestMembers, sentAt, '+inf');
-    const replies = await Promise.race([
-      pipeline.exec().catch(() => null),
-      sleep(SAMPLE_TIMEOUT_MS).then(() => null),
+    const [replies, named] = await Promise.all([
+      Promise.race([pipeline.exec().catch(() => null), sleep(SAMPLE_TIMEOUT_MS).then(() => null)]),
+      this.namedPrimary?.port(),
     ]);
     if (!replies || replies.some(([error]) => error) || Date.now() - sentAt > SAMPLE_TIMEOUT_MS) {
       this.failedSamples += 1;
       return;
     }
+    const port = this.client.stream?.remotePort;
+    if (this.namedPrimary && port !== named) {
+      this.offPrimarySamples += 1;
+      return;
+    }
     this.samples += 1;
     const seenAt = Date.now();
-    const port = this.client.stream?.remotePort;
     const members = (replies[2 * this.instruments.length][1] as string[]).sort().join(',');
     if (this.liveMembers !== undefined && members !== this.liveMembers) this.lastMembershipChange = seenAt;
     this.liveMembers = members;

@@ -2,7 +2,7 @@ import { LISTED } from '../support/fault-cases';
 import { sleep } from '../support/fault-run';
 import { setFault, setFlow } from '../support/truth';
 import { ApiLoad, LoadCounts, untilServing } from './api-load';
-import { connectToPrimary, RedisTopology } from './chaos-redis';
+import { connectToPrimary, namedPrimary, RedisTopology } from './chaos-redis';
 import { ChaosMode, ChaosStack } from './chaos-stack';
 import { ChaosFaultKind, faultKindsOf, faultSchedule, isPulse, ScheduledFault } from './fault-schedule';
 import { LeaseOwnerWatch, OwnerFigures } from './lease-owner-watch';
@@ -113,7 +113,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     loadPaths(instruments),
   );
   const checker = new ContinuousChecker(stack.sandbox, instruments, urls, () => context);
-  const owners = new LeaseOwnerWatch(connectToPrimary(stack.redisNodes, 500), instruments, () => context);
+  const owners = new LeaseOwnerWatch(
+    connectToPrimary(stack.redisNodes, 500),
+    instruments,
+    () => context,
+    namedPrimary(stack.redisNodes, 500),
+  );
   const faults: InjectedFault[] = [];
   try {
     await setFlow(stack.sandbox, 0);

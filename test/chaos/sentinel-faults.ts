@@ -10,6 +10,9 @@ export interface PrimaryChange {
   readonly to: number;
 }
 
+/** Longer than the Sentinels' failover timeout (5 s), after which a forced failover has ended or aborted. */
+const FAILOVER_WAIT_MS = 15_000;
+
 /** Lets the burst run a moment before the primary goes, so the kill lands in it. */
 const BURST_LEAD_MS = 300;
 
@@ -40,8 +43,7 @@ export async function injectSentinelFault(
       }
       break;
     case 'failover':
-      await forceFailover(set);
-      await set.untilFailedOver(old);
+      await failOver(set, old);
       await sleep(fault.holdMs);
       break;
     case 'primary-pause': {
@@ -72,9 +74,25 @@ async function killedAndReplaced(set: SentinelSet, old: SetProcess, holdMs: numb
   await old.restart();
 }
 
-/** SENTINEL FAILOVER, tried again while the Sentinels refuse it (a failover under way, no good replica yet). */
-async function forceFailover(set: SentinelSet, timeoutMs = 30_000): Promise<void> {
+/**
+ * SENTINEL FAILOVER until a replica has taken `old`'s place. A forced failover that aborts (a replica
+ * slow to turn on a loaded host) is not tried again by the Sentinels, so it is asked for again.
+ */
+async function failOver(set: SentinelSet, old: SetProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await forceFailover(set, deadline);
+    try {
+      await set.untilFailedOver(old, FAILOVER_WAIT_MS);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/** SENTINEL FAILOVER, tried again while the Sentinels refuse it (a failover under way, no good replica yet). */
+async function forceFailover(set: SentinelSet, deadline: number): Promise<void> {
   for (;;) {
     try {
       return await set.forceFailover();
