@@ -9,7 +9,7 @@ const ANSWER_TIMEOUT_MS = 15_000;
 export interface LoadCounts {
   /** Requests answered with 2xx or 304. */
   readonly served: number;
-  /** Of those, answers marked `X-Data-Stale: true` (the last good state while the store is unreachable), by the fault going on. */
+  /** Of those, answers marked `X-Data-Stale: true` (the last good state while the store is unreachable or lost it), by the fault going on. */
   readonly staleByContext: Readonly<Record<string, number>>;
   /** Other answers and failed requests while every API process was up. */
   readonly failed: number;

@@ -69,7 +69,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
   DataStale: {
     description:
-      '`true` while the store cannot be reached and the body is the last good state; absent otherwise',
+      '`true` when the body is the last good state: the store cannot be reached, or lost state its writers have not put back yet; absent otherwise',
     schema: { type: 'string', enum: ['true'] },
   },
   RateLimitLimit: {

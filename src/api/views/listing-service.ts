@@ -41,8 +41,9 @@ export class ListingService {
 
   constructor(private readonly views: MarketViews) {}
 
+  /** Whether answers are the last good state rather than what the store holds (`X-Data-Stale`). */
   get stale(): boolean {
-    return this.views.stale;
+    return this.views.servesLastGood;
   }
 
   /** 503 until the first catalogue has been loaded. */

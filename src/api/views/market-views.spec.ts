@@ -109,10 +109,14 @@ describe('MarketViews when the store restarts empty', () => {
     await store.write([bookWrite(2, 2, ['t3'])]);
     await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(2));
 
+    expect(views.servesLastGood).toBe(false);
     store.restartEmpty();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await views.book(BTC))?.version).toBe(1);
     expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2']);
+    // Served, but said to be the last good state: the store has no book to match it.
+    expect(views.servesLastGood).toBe(true);
+    expect(views.stale).toBe(false);
 
     // The writer puts everything back.
     await store.writeCatalog(CATALOG);
@@ -120,8 +124,20 @@ describe('MarketViews when the store restarts empty', () => {
     await eventually(async () => {
       expect((await views.book(BTC))?.version).toBe(3);
       expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2', 't3']);
+      expect(views.servesLastGood).toBe(false);
     });
   });
+
+  it('says the held state is the last good one when a full reload finds its head gone', async () => {
+    store.restartEmpty();
+    await store.writeCatalog(CATALOG);
+    // The catalogue's notice makes the views read it; the next full reload reads every head.
+    await eventually(() => expect(views.servesLastGood).toBe(true), 8_000);
+    expect(views.head(BTC)?.bookVersion).toBe(1);
+
+    await store.write([{ ...bookWrite(2, 2, ['t1', 't2']), replace: true }]);
+    await eventually(() => expect(views.servesLastGood).toBe(false));
+  }, 15_000);
 });
 
 describe('MarketViews when the store cannot be reached', () => {

@@ -76,6 +76,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private refreshAgain = false;
   private unsubscribe?: () => void;
   private storeFailing = false;
+  /** Instruments whose head or book the store no longer holds while they are served from memory. */
+  private readonly lost = new Set<string>();
   private readonly listingListeners = new ListenerSet<void>((error) =>
     this.logger.error(`a listing listener failed: ${String(error)}`),
   );
@@ -118,6 +120,14 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   /** True while the store cannot be read: what is served is the last good state. */
   get stale(): boolean {
     return this.storeFailing;
+  }
+
+  /**
+   * True while what is served is not what the store holds: it cannot be read, or it lost state (a
+   * Redis restarted empty, a promoted replica that was behind) that the writers have not put back yet.
+   */
+  get servesLastGood(): boolean {
+    return this.storeFailing || this.lost.size > 0;
   }
 
   /** Grows whenever a listed figure (catalogue, best prices, statistics, sync state) changes. */
@@ -189,7 +199,10 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       const view = await this.bookLoads.run(instrument, async () => {
         const stored = await this.store.readBook(instrument);
-        if (stored) this.books.set(instrument, { view: stored, fetchedAt: Date.now() });
+        if (stored) {
+          this.books.set(instrument, { view: stored, fetchedAt: Date.now() });
+          this.lost.delete(instrument);
+        } else if (cached) this.lost.add(instrument);
         return stored;
       });
       // A store that lost its contents (a restart without persistence) has no book until the writer
@@ -292,7 +305,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       }
       const names = full ? this.listed.map((market) => market.instrument) : [...this.dirty];
       this.dirty.clear();
-      if (names.length > 0) this.useHeads(await this.store.readHeads(names));
+      if (names.length > 0) this.useHeads(names, await this.store.readHeads(names));
       if (full) this.lastFullReload = now;
       if (this.storeFailing) this.logger.log('store reachable again');
       this.storeFailing = false;
@@ -314,11 +327,19 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     this.assetsBySymbol.clear();
     for (const asset of catalog.assets) this.assetsBySymbol.set(asset.symbol, asset);
     for (const instrument of this.heads.keys())
-      if (!this.byName.has(instrument)) this.heads.delete(instrument);
+      if (!this.byName.has(instrument)) {
+        this.heads.delete(instrument);
+        this.lost.delete(instrument);
+      }
     this.generation++;
   }
 
-  private useHeads(heads: ReadonlyMap<string, InstrumentHead>): void {
+  private useHeads(names: readonly string[], heads: ReadonlyMap<string, InstrumentHead>): void {
+    // A head held but no longer stored stays served until its writer puts it back.
+    for (const instrument of names) {
+      if (heads.has(instrument)) this.lost.delete(instrument);
+      else if (this.heads.has(instrument)) this.lost.add(instrument);
+    }
     for (const [instrument, head] of heads) {
       if (!this.byName.has(instrument)) continue;
       const previous = this.heads.get(instrument);
