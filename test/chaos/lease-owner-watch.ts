@@ -43,8 +43,9 @@ export interface OwnerFigures {
   /** Samples that failed or timed out (the primary down or stalled). */
   readonly failedSamples: number;
   /**
-   * Samples read from a node the Sentinels no longer named as primary (a demoted primary before the
-   * Sentinels turned it into a replica): what it held then is discarded when it resynchronises.
+   * Samples left out because the node read was not the primary every Sentinel named: a demoted
+   * primary before they turned it into a replica (what it holds then is discarded when it
+   * resynchronises), or a failover still spreading among them.
    */
   readonly offPrimarySamples: number;
   /** Per instrument: how many owners (process names) held it, and how many times it changed hands. */
@@ -78,7 +79,7 @@ interface InstrumentTrack {
 
 /** Where the Sentinels say the primary is, asked at each sample. */
 export interface NamedPrimary {
-  /** The port of the node named, or `undefined` when no Sentinel answered. */
+  /** The port of the node every Sentinel names, or `undefined` while they disagree or one is silent. */
   port(): Promise<number | undefined>;
   close(): void;
 }
