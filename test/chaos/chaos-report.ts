@@ -85,7 +85,7 @@ export function chaosMarkdown(result: ChaosResult, command: string, machine: str
     `- Converged at start in ${result.initialConvergeMs} ms.`,
     `- Requests served: ${result.load.served}; failed: ${result.load.failed}${failures ? ` (${failures})` : ''}; refused while the only API process was deliberately down: ${result.load.refusedInOutage}.`,
     `- Trades lost (in the truth, not served at the end): ${result.lostTrades.length}; trades served twice at any moment: ${result.doubledTrades.length}; trades served and later missing for a while: ${result.vanishedTrades.length}.`,
-    `- Answers marked \`X-Data-Stale: true\` (the last good state while the store was unreachable): ${staleAnswers(result)}.`,
+    `- Answers marked \`X-Data-Stale: true\` (the last good state while the store was unreachable or lacked it): ${staleAnswers(result)}.`,
     ownerLine(result),
     `- Checker rounds while the market moved: ${result.checkerRounds}; violations (crossed or unordered books, trades not in the truth, with other figures, doubled or vanished): ${result.violations.length}.`,
     `- Final convergence: ${result.finalConvergence.converged ? `${result.finalConvergence.ms} ms` : `not within the bound (${result.finalConvergence.detail})`}.`,
