@@ -51,10 +51,14 @@ describe('the fast path answers as Fastify does', () => {
       sandbox: { SANDBOX_FLOW_RATE: '0' },
       app: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
     });
-    // 503 until the catalogue and the books are in.
+    // 503 until the catalogue and the books are in; no Last-Modified on a listing of every market
+    // until each has been confirmed once, which would tell two answers apart.
     const deadline = Date.now() + 20_000;
-    while ((await overSocket(`${stack.app.url}/orderbook/btc_usdt`, {})).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the gateway did not serve the book in time');
+    const settled = async () =>
+      (await overSocket(`${stack.app.url}/orderbook/btc_usdt`, {})).status === 200 &&
+      (await overSocket(`${stack.app.url}/asset`, {})).headers['last-modified'] !== undefined;
+    while (!(await settled())) {
+      if (Date.now() > deadline) throw new Error('the gateway did not serve every market in time');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   });
