@@ -12,6 +12,7 @@ import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
 import { explainListenError } from './lifecycle/listen-failure';
 import { listenQuietly } from './lifecycle/listen-quietly';
+import { restoreFastStringPrototype } from './store/fast-string-prototype';
 import { UpstreamSettings } from './upstream/upstream-settings';
 
 export interface RunningApp {
@@ -41,6 +42,7 @@ export async function startApp(
   logger: LoggerService | LogLevel[] | false = ['error', 'warn', 'log'],
   httpLogger?: PinoLogger,
 ): Promise<RunningApp> {
+  restoreFastStringPrototype();
   const http = new HttpApi(config, servesApi(config.ROLE));
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
