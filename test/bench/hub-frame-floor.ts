@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { OrderBook } from '../../src/market/order-book';
+import { restoreFastStringPrototype } from '../../src/store/fast-string-prototype';
 import { bookMessageOf, BookItem } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { MARKET_DATA_HUB_PATH } from '../../src/upstream/hub/hub-url';
@@ -82,9 +83,11 @@ export interface FrameFloor {
 /**
  * Reads and applies the window's frames `rounds` times, after one untimed pass that warms the code
  * up. Each round builds fresh books from the frames before the window, untimed, so that the window's
- * deltas apply to books as deep as the gateway's.
+ * deltas apply to books as deep as the gateway's. String.prototype is made fast first, as the
+ * gateway makes it: this process loads ioredis too (for its Redis server).
  */
 export function frameFloor({ frames, windowStart }: RecordedFrames, rounds = 5): FrameFloor {
+  restoreFastStringPrototype();
   const protocol = new ExactJsonHubProtocol((error) => {
     throw error;
   });
