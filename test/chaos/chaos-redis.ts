@@ -1,7 +1,7 @@
 import Redis, { RedisOptions } from 'ioredis';
 import { PRIMARY_NAME, SentinelSet } from '../sentinel/sentinel-set';
-import type { NamedPrimary } from './lease-owner-watch';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
+import type { NamedPrimary } from './lease-owner-watch';
 
 /** `standalone`: one Redis server; `sentinel`: a primary, two replicas and three Sentinels. */
 export type RedisTopology = 'standalone' | 'sentinel';
