@@ -1,18 +1,48 @@
 import Redis, { Command } from 'ioredis';
+import type { LegacyRedisOptions } from './redis-connection';
 
 /** Emitted with the command's error when a connection drops itself after a stall. */
 export const STALLED = 'stalled';
+
+/** Pause before a connection that ended by itself is made again. */
+const REOPEN_DELAY_MS = 100;
 
 /**
  * A Redis connection that drops and remakes itself when a command times out while it is open: the
  * server is paused (`CLIENT PAUSE`, `DEBUG SLEEP`) or the path went silent without closing, and only
  * a new connection gets past it (through Sentinels it also asks for the primary anew). Every command
  * goes through `sendCommand`, pipelines and scripts included.
+ *
+ * It never ends unless its owner closes it: ioredis ends a connection for good when a reconnection
+ * fails in its connector, as when the Sentinel failover detector of the connection before closes
+ * the connector while it looks for the new primary.
  */
 export class StallAwareRedis extends Redis {
+  private closedByOwner = false;
+
+  constructor(options: LegacyRedisOptions);
+  constructor(url: string, options: LegacyRedisOptions);
+  constructor(first: string | LegacyRedisOptions, options?: LegacyRedisOptions) {
+    // ioredis tells its arguments apart by their types.
+    super(...([first, options].filter((argument) => argument !== undefined) as [string, LegacyRedisOptions]));
+    this.on('end', () => {
+      if (!this.closedByOwner) setTimeout(() => this.reopen(), REOPEN_DELAY_MS).unref();
+    });
+  }
+
+  override disconnect(reconnect = false): void {
+    if (!reconnect) this.closedByOwner = true;
+    super.disconnect(reconnect);
+  }
+
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    if (command.name === 'quit') this.closedByOwner = true;
     command.promise.catch((error: unknown) => this.dropIfStalled(error));
     return super.sendCommand(command, stream);
+  }
+
+  private reopen(): void {
+    if (this.status === 'end' && !this.closedByOwner) this.connect().catch(() => undefined);
   }
 
   private dropIfStalled(error: unknown): void {
