@@ -30,6 +30,12 @@ export class StallAwareRedis extends Redis {
     });
   }
 
+  /** Opened again by its owner (or by itself): it keeps itself open again. */
+  override connect(callback?: Parameters<Redis['connect']>[0]): Promise<void> {
+    this.closedByOwner = false;
+    return super.connect(callback);
+  }
+
   override disconnect(reconnect = false): void {
     if (!reconnect) this.closedByOwner = true;
     super.disconnect(reconnect);
