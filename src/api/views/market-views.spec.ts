@@ -89,6 +89,15 @@ function bookWrite(version: number, tradesRevision: number, trades: string[] = [
   };
 }
 
+/** A write of version `version` adding trades made `agoMs` before now; version 1 replaces everything. */
+function tradesWrite(version: number, added: [id: string, agoMs: number][]): InstrumentWrite {
+  return {
+    ...bookWrite(version, version),
+    replace: version === 1,
+    tradesAdded: added.map(([id, agoMs]) => trade(id, NOW - agoMs)),
+  };
+}
+
 describe('MarketViews when the store restarts empty', () => {
   let store: RestartableStore;
   let views: MarketViews;
@@ -249,11 +258,6 @@ describe('MarketViews trade lists', () => {
   it('bring a list up to date from the trades stored since its newest, and read it all again when anything else changed', async () => {
     const store = new RestartableStore();
     await store.writeCatalog(CATALOG);
-    const tradesWrite = (version: number, added: [id: string, agoMs: number][]): InstrumentWrite => ({
-      ...bookWrite(version, version),
-      replace: version === 1,
-      tradesAdded: added.map(([id, agoMs]) => trade(id, NOW - agoMs)),
-    });
     await store.write([
       tradesWrite(1, [
         ['1', 60_000],
@@ -299,11 +303,6 @@ describe('MarketViews trade lists held in columns', () => {
   it('hand out lists that stay as they were, and serve the held list while the store fails', async () => {
     const store = new RestartableStore();
     await store.writeCatalog(CATALOG);
-    const tradesWrite = (version: number, added: [id: string, agoMs: number][]): InstrumentWrite => ({
-      ...bookWrite(version, version),
-      replace: version === 1,
-      tradesAdded: added.map(([id, agoMs]) => trade(id, NOW - agoMs)),
-    });
     await store.write([
       tradesWrite(1, [
         ['1', 30_000],
