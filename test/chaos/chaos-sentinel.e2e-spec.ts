@@ -22,10 +22,7 @@ const CONVERGE_BOUND_MS = 30_000;
  * trade is lost, doubled or withdrawn, no request fails (the API processes are never down), and no
  * lease is taken from an owner while it still runs on the primary the Sentinels name.
  */
-// Out of `npm test` while an open finding (RELIABILITY.md) is explained: CHAOS_SENTINEL=1 runs it.
-const describeWhenAsked = process.env.CHAOS_SENTINEL === '1' ? describe : describe.skip;
-
-describeWhenAsked('chaos, short, on Redis Sentinel', () => {
+describe('chaos, short, on Redis Sentinel', () => {
   let result: ChaosResult;
 
   beforeAll(async () => {

@@ -137,6 +137,25 @@ describe('MarketViews when the store restarts empty', () => {
     });
   });
 
+  it('keeps serving trades the store lost while others were written, until they are stored again', async () => {
+    const listed = async () => (await views.tradeList(BTC)).toArray().map((t) => t.id);
+    expect(await listed()).toEqual(['t1', 't2']);
+    // A promoted replica that missed the newest trade, or a new writer still fetching its history.
+    store.restartEmpty();
+    await store.writeCatalog(CATALOG);
+    // Trade tN was made at NOW - 60 s + N - 1 ms, as bookWrite makes t1 and t2.
+    const made = (...ids: number[]) => ids.map((n) => trade(`t${n}`, NOW - 60_000 + n - 1));
+    await store.write([{ ...bookWrite(2, 2), replace: true, tradesAdded: made(1) }]);
+    await store.write([{ ...bookWrite(3, 3), tradesAdded: made(3) }]);
+    await eventually(() => expect(views.head(BTC)?.tradesRevision).toBe(3));
+    expect(await listed()).toEqual(['t1', 't2', 't3']);
+    expect(views.servesLastGood).toBe(true);
+
+    await store.write([{ ...bookWrite(4, 4), tradesAdded: made(2, 4) }]);
+    await eventually(async () => expect(await listed()).toEqual(['t1', 't2', 't3', 't4']));
+    expect(views.servesLastGood).toBe(false);
+  });
+
   it('says the held state is the last good one when a full reload finds its head gone', async () => {
     store.restartEmpty();
     await store.writeCatalog(CATALOG);

@@ -15,8 +15,10 @@ import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ListenerSet } from '../../store/listener-set';
 import { appendTail } from '../../store/trade-tail';
+import { DAY_MS } from '../../market/trade-window';
 import { ApiError } from '../http/api-error';
 import { BookCache } from './book-cache';
+import { withHeldTrades } from './held-trades';
 import { SingleFlight } from './single-flight';
 
 /**
@@ -78,6 +80,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private storeFailing = false;
   /** Instruments whose head or book the store no longer holds while they are served from memory. */
   private readonly lost = new Set<string>();
+  /** Instruments whose trade list is served with trades the store lost (see withHeldTrades). */
+  private readonly tradesLost = new Set<string>();
   private readonly listingListeners = new ListenerSet<void>((error) =>
     this.logger.error(`a listing listener failed: ${String(error)}`),
   );
@@ -127,7 +131,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
    * Redis restarted empty, a promoted replica that was behind) that the writers have not put back yet.
    */
   get servesLastGood(): boolean {
-    return this.storeFailing || this.lost.size > 0;
+    return this.storeFailing || this.lost.size > 0 || this.tradesLost.size > 0;
   }
 
   /** Grows whenever a listed figure (catalogue, best prices, statistics, sync state) changes. */
@@ -235,7 +239,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   /**
    * The stored trades, oldest first, fetched again only when their revision moved: the trades
    * since the newest held, when the rest is still what the store holds (see appendTail), and all of
-   * them otherwise and at least every TRADES_FULL_READ_MS. Held in columns (see TradeColumns).
+   * them otherwise and at least every TRADES_FULL_READ_MS; a trade held that the store lost is kept
+   * while it is in the window (see withHeldTrades). Held in columns (see TradeColumns).
    */
   async tradeList(instrument: string): Promise<TradeRows> {
     const cached = this.trades.get(instrument);
@@ -250,15 +255,17 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
             cached.trades.timeAt(cached.trades.length - 1),
           );
           if (appendTail(cached.trades, tail)) {
+            // Every trade held is stored again: the tail's count adds up to the copy's.
+            this.tradesLost.delete(instrument);
             if (revision !== undefined) this.trades.set(instrument, { ...cached, revision });
             return cached.trades.slice();
           }
         }
         const stored = await this.store.readTrades(instrument);
-        // None stored after some were: the store lost its contents and the writer has not put them
-        // back yet. The last good list is served meanwhile; the 24-hour window still applies to it.
-        if (stored.length === 0 && cached && cached.trades.length > 0) return cached.trades.slice();
-        const trades = TradeColumns.of(stored);
+        const kept = cached && withHeldTrades(cached.trades, stored, now - DAY_MS);
+        if (kept) this.tradesLost.add(instrument);
+        else this.tradesLost.delete(instrument);
+        const trades = TradeColumns.of(kept ?? stored);
         if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt: now });
         return trades.slice();
       });
@@ -330,6 +337,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       if (!this.byName.has(instrument)) {
         this.heads.delete(instrument);
         this.lost.delete(instrument);
+        this.tradesLost.delete(instrument);
       }
     this.generation++;
   }
