@@ -256,15 +256,14 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
           );
           if (appendTail(cached.trades, tail)) {
             // Every trade held is stored again: the tail's count adds up to the copy's.
-            this.tradesLost.delete(instrument);
+            this.noteTradesLost(instrument, 0);
             if (revision !== undefined) this.trades.set(instrument, { ...cached, revision });
             return cached.trades.slice();
           }
         }
         const stored = await this.store.readTrades(instrument);
         const kept = cached && withHeldTrades(cached.trades, stored, now - DAY_MS);
-        if (kept) this.tradesLost.add(instrument);
-        else this.tradesLost.delete(instrument);
+        this.noteTradesLost(instrument, kept ? kept.length - stored.length : 0);
         const trades = TradeColumns.of(kept ?? stored);
         if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt: now });
         return trades.slice();
@@ -276,6 +275,17 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       );
       return cached.trades.slice();
     }
+  }
+
+  private noteTradesLost(instrument: string, missing: number): void {
+    if (missing > 0 && !this.tradesLost.has(instrument))
+      this.logger.warn(
+        `${instrument}: the store lacks ${missing} trade(s) served before, served from memory until it holds them again`,
+      );
+    else if (missing === 0 && this.tradesLost.has(instrument))
+      this.logger.log(`${instrument}: the store holds every trade served again`);
+    if (missing > 0) this.tradesLost.add(instrument);
+    else this.tradesLost.delete(instrument);
   }
 
   /**
@@ -299,6 +309,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     const generation = this.generation;
     await this.readStore();
     if (this.generation !== generation) this.listingListeners.emit();
+    // Read again once their writers moved on, asked for or not: until then every answer says stale.
+    for (const instrument of this.tradesLost) void this.tradeList(instrument).catch(() => undefined);
   }
 
   private async readStore(): Promise<void> {
