@@ -18,7 +18,7 @@ import { runChaos } from './run-chaos';
  *   npm run chaos -- --mode multi --redis sentinel  on a primary, two replicas and three Sentinels
  *
  * Writes `chaos-<mode>-<seed>.json` and `.md` (`chaos-<mode>-sentinel-<seed>` on Sentinels) to
- * `--out` (default reliability-results/).
+ * `--out` (default reliability-results/). With GATEWAY_LOG_DIR set, each process's log is kept there.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({

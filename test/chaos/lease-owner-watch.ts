@@ -104,6 +104,8 @@ export class LeaseOwnerWatch {
   private lastMembershipChange = Number.NEGATIVE_INFINITY;
   /** The ingest members whose entries had not run out at the last sample, sorted and joined. */
   private liveMembers: string | undefined;
+  /** Each member's expiry as last seen: one that passed before a later sample ran out meanwhile. */
+  private readonly memberExpiries = new Map<string, number>();
   private samples = 0;
   private failedSamples = 0;
   private offPrimarySamples = 0;
@@ -177,7 +179,7 @@ export class LeaseOwnerWatch {
       pipeline.get(lease);
       pipeline.pttl(lease);
     }
-    pipeline.zrangebyscore(this.keys.ingestMembers, sentAt, '+inf');
+    pipeline.zrange(this.keys.ingestMembers, '0', '-1', 'WITHSCORES');
     const [replies, named] = await Promise.all([
       Promise.race([pipeline.exec().catch(() => null), sleep(SAMPLE_TIMEOUT_MS).then(() => null)]),
       this.namedPrimary?.port(),
@@ -193,14 +195,32 @@ export class LeaseOwnerWatch {
     }
     this.samples += 1;
     const seenAt = Date.now();
-    const members = (replies[2 * this.instruments.length][1] as string[]).sort().join(',');
-    if (this.liveMembers !== undefined && members !== this.liveMembers) this.lastMembershipChange = seenAt;
-    this.liveMembers = members;
+    this.observeMembers(replies[2 * this.instruments.length][1] as string[], sentAt, seenAt);
     this.instruments.forEach((instrument, index) => {
       const text = replies[2 * index][1] as string | null;
       const pttl = replies[2 * index + 1][1] as number;
       this.observe(instrument, text === null ? undefined : decodeLease(text), { sentAt, seenAt, pttl, port });
     });
+  }
+
+  /**
+   * The members' set changed when the live ones differ from the last sample's, and also when one ran
+   * out and came back between two samples the watch counted (unseen while the primary was away): the
+   * others may have shared out its instruments, and share them again now.
+   */
+  private observeMembers(flat: readonly string[], sentAt: number, seenAt: number): void {
+    const live: string[] = [];
+    let lapsed = false;
+    for (let index = 0; index < flat.length; index += 2) {
+      const [member, expiry] = [flat[index], Number(flat[index + 1])];
+      if (expiry >= sentAt) live.push(member);
+      if ((this.memberExpiries.get(member) ?? expiry) < sentAt) lapsed = true;
+      this.memberExpiries.set(member, expiry);
+    }
+    const members = live.sort().join(',');
+    if (lapsed || (this.liveMembers !== undefined && members !== this.liveMembers))
+      this.lastMembershipChange = seenAt;
+    this.liveMembers = members;
   }
 
   private observe(

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, statSync } from 'node:fs';
+import { createWriteStream, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../support/redis-server';
 
@@ -30,6 +30,9 @@ export interface GatewayProcessOptions {
   /** Settings of the replica, on top of HOST, PORT, ROLE, INSTANCE_ID and LOG_LEVEL. */
   readonly env: Record<string, string>;
 }
+
+/** Set, every replica's output is also kept whole in `{dir}/{name}-{pid}.log`, to read after a run. */
+const LOG_DIR = process.env.GATEWAY_LOG_DIR;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -74,6 +77,12 @@ async function startOnPort(options: GatewayProcessOptions, port: number): Promis
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
+  if (LOG_DIR) {
+    const file = createWriteStream(join(LOG_DIR, `${options.name}-${child.pid}.log`));
+    child.stdout!.pipe(file, { end: false });
+    child.stderr!.pipe(file, { end: false });
+    child.once('close', () => file.end());
+  }
   let exited = false;
   const exit = once(child, 'exit').then(() => {
     exited = true;
