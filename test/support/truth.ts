@@ -24,7 +24,8 @@ type Level = { price: string; amount: string };
 /** The sandbox's own book and trades, read over HTTP with exact decimals, best levels first. */
 export async function readTruth(sandbox: RunningSandbox, instrument: string): Promise<Truth> {
   const response = await fetch(`${sandbox.baseUrl}/sandbox/truth/${instrument}`);
-  if (!response.ok) throw new Error(`truth of ${instrument}: ${response.status}`);
+  if (!response.ok)
+    throw new Error(`truth of ${instrument}: ${response.status} ${(await response.text()).slice(0, 500)}`);
   const body = parseExactJson(await response.text()) as unknown as {
     book: { version: string; bids: Level[]; asks: Level[] };
     trades: ExactJson[][];
