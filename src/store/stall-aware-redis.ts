@@ -56,6 +56,8 @@ export class StallAwareRedis extends Redis {
     // The first timed-out command of a stall drops the connection; the others find it down already.
     if (this.status !== 'ready') return;
     this.emit(STALLED, error);
-    this.disconnect(true);
+    // Not disconnect(true): it ends the stream gracefully, which waits for a stalled server to close
+    // its side, or for ioredis' disconnectTimeout (2 s) when it never does.
+    this.stream.destroy();
   }
 }
