@@ -212,7 +212,8 @@ export class LeaseOwnerWatch {
     const live: string[] = [];
     let lapsed = false;
     for (let index = 0; index < flat.length; index += 2) {
-      const [member, expiry] = [flat[index], Number(flat[index + 1])];
+      const member = flat[index];
+      const expiry = Number(flat[index + 1]);
       if (expiry >= sentAt) live.push(member);
       if ((this.memberExpiries.get(member) ?? expiry) < sentAt) lapsed = true;
       this.memberExpiries.set(member, expiry);

@@ -143,16 +143,20 @@ describe('MarketViews when the store restarts empty', () => {
     // A promoted replica that missed the newest trade, or a new writer still fetching its history.
     store.restartEmpty();
     await store.writeCatalog(CATALOG);
-    // Trade tN was made at NOW - 60 s + N - 1 ms, as bookWrite makes t1 and t2.
-    const made = (...ids: number[]) => ids.map((n) => trade(`t${n}`, NOW - 60_000 + n - 1));
-    await store.write([{ ...bookWrite(2, 2), replace: true, tradesAdded: made(1) }]);
-    await store.write([{ ...bookWrite(3, 3), tradesAdded: made(3) }]);
+    // bookWrite made t1 and t2 60,000 and 59,999 ms ago.
+    await store.write([{ ...tradesWrite(2, [['t1', 60_000]]), replace: true }]);
+    await store.write([tradesWrite(3, [['t3', 59_998]])]);
     await eventually(() => expect(views.head(BTC)?.tradesRevision).toBe(3));
     expect(await listed()).toEqual(['t1', 't2', 't3']);
     expect(views.servesLastGood).toBe(true);
 
     // Read again once the writer moved on, without a request for them.
-    await store.write([{ ...bookWrite(4, 4), tradesAdded: made(2, 4) }]);
+    await store.write([
+      tradesWrite(4, [
+        ['t2', 59_999],
+        ['t4', 59_997],
+      ]),
+    ]);
     await eventually(() => expect(views.servesLastGood).toBe(false));
     expect(await listed()).toEqual(['t1', 't2', 't3', 't4']);
   });
