@@ -5,8 +5,7 @@ import { BookChannelUpdate, BOOK_REPLACED, BOOK_SUSPENDED, BookChannelEvent } fr
 import { BookSnapshotMessage } from './book-channel-message';
 import { BookChannelSource } from './book-channel-source';
 import { bookChecksum, CHECKSUM_DEPTH } from './book-checksum';
-import { MarketScales } from './published-level';
-import { PublishedLevels } from './published-levels';
+import { MarketScales, publishedLevel } from './published-level';
 
 /** A whole book: its levels applied in order to an empty book (amount "0" removes, a later entry wins). */
 export interface FullBook {
@@ -29,7 +28,9 @@ export interface BookFlush extends FullBook {
 /**
  * The book of one channel as the stream writes it, shared by every connection on a process: it follows
  * the gateway's book (canonical decimals) and turns each change into an event for the connections'
- * sequencers, with levels at the market's scales and the checksum of the book after it. It is live
+ * sequencers, with levels at the market's scales and the checksum of the book after it. Its own book
+ * holds the levels as published, so that neither a snapshot nor a checksum writes a level again: a
+ * market's published text is one per value, and padded to the scale it keeps `compareCanonical`'s order. It is live
  * only from a full book on, and only until it is suspended or misses a flush: then it waits for a full
  * book again, since the changes it would follow from there could not be trusted.
  *
@@ -43,14 +44,10 @@ export class BookChannelFeed implements BookChannelSource {
   /** The checksum after the last update: the same while changes stay below the levels it covers. */
   private checksum?: number;
 
-  private readonly publishedLevels: PublishedLevels;
-
   constructor(
     readonly channel: string,
-    scales: MarketScales,
-  ) {
-    this.publishedLevels = new PublishedLevels(scales);
-  }
+    private readonly scales: MarketScales,
+  ) {}
 
   get live(): boolean {
     return this.isLive;
@@ -64,8 +61,8 @@ export class BookChannelFeed implements BookChannelSource {
   /** The gateway's book from a snapshot, a store read, or a flush that says the book was replaced. */
   replace(full: FullBook): BookChannelEvent {
     const updates: LevelUpdate[] = [];
-    for (const [price, amount] of full.bids) updates.push({ side: 'bid', price, amount });
-    for (const [price, amount] of full.asks) updates.push({ side: 'ask', price, amount });
+    for (const level of full.bids) updates.push(this.publishedUpdate('bid', level));
+    for (const level of full.asks) updates.push(this.publishedUpdate('ask', level));
     this.book = OrderBook.fromLevels(updates, full.version, full.time);
     this.checksum = undefined;
     this.isLive = true;
@@ -81,9 +78,11 @@ export class BookChannelFeed implements BookChannelSource {
   apply(flush: BookFlush): BookChannelEvent | undefined {
     if (!this.isLive || flush.version <= this.book.version) return undefined;
     if (flush.fromVersion !== undefined && flush.fromVersion > this.book.version) return this.suspend();
-    const topChanged = this.reachesTop('bid', flush.bids) || this.reachesTop('ask', flush.asks);
-    const bids = this.applySide('bid', flush.bids);
-    const asks = this.applySide('ask', flush.asks);
+    const bids = this.publishedSide(flush.bids);
+    const asks = this.publishedSide(flush.asks);
+    const topChanged = this.reachesTop('bid', bids) || this.reachesTop('ask', asks);
+    this.applySide('bid', bids);
+    this.applySide('ask', asks);
     this.book.version = flush.version;
     this.book.updatedAt = flush.time;
     this.snapshotMessage = undefined;
@@ -129,7 +128,7 @@ export class BookChannelFeed implements BookChannelSource {
 
   /** Best first, as the stream writes them; every level when `limit` is left out. */
   published(side: BookSide, limit?: number): PriceLevel[] {
-    return this.book.levels(side, limit).map((level) => this.publishedLevels.of(level));
+    return this.book.levels(side, limit);
   }
 
   /** Whether a level among `levels` is within the levels the checksum covers (before they apply). */
@@ -141,13 +140,18 @@ export class BookChannelFeed implements BookChannelSource {
     return levels.some(([price]) => better * compareCanonical(price, edge) >= 0);
   }
 
-  private applySide(side: BookSide, levels: readonly PriceLevel[]): PriceLevel[] {
-    const written = new Array<PriceLevel>(levels.length);
-    for (let i = 0; i < levels.length; i++) {
-      const [price, amount] = levels[i];
-      this.book.apply({ side, price, amount });
-      written[i] = this.publishedLevels.of(levels[i]);
-    }
-    return written;
+  private publishedSide(levels: readonly PriceLevel[]): PriceLevel[] {
+    const published = new Array<PriceLevel>(levels.length);
+    for (let i = 0; i < levels.length; i++) published[i] = publishedLevel(levels[i], this.scales);
+    return published;
+  }
+
+  private publishedUpdate(side: BookSide, level: PriceLevel): LevelUpdate {
+    const [price, amount] = publishedLevel(level, this.scales);
+    return { side, price, amount };
+  }
+
+  private applySide(side: BookSide, levels: readonly PriceLevel[]): void {
+    for (const [price, amount] of levels) this.book.apply({ side, price, amount });
   }
 }
