@@ -1,6 +1,8 @@
 import { PriceLevel } from '../book-update';
+import { OrderBook } from '../order-book';
 import { BookChannelFeed } from './book-channel-feed';
 import { bookChecksum } from './book-checksum';
+import { publishedLevel } from './published-level';
 
 const scales = { priceScale: 2, amountScale: 3 };
 const channel = 'book.btc_usdt';
@@ -191,20 +193,35 @@ describe('BookChannelFeed', () => {
 
   it('gives every update the checksum of the book after it, below the checksummed levels or within them', () => {
     const feed = new BookChannelFeed(channel, scales);
+    const reference = new OrderBook({ trackChanges: false });
     const bids: PriceLevel[] = Array.from({ length: 40 }, (_, i) => [String(1000 - i), '1']);
     const asks: PriceLevel[] = Array.from({ length: 40 }, (_, i) => [String(1001 + i), '1']);
     feed.replace({ version: 1, time: 1, bids, asks });
+    applyTo(reference, bids, asks);
     const changes: [PriceLevel[], PriceLevel[]][] = [
       [[['965', '2']], []], // below the 25 levels of each side
       [[], [['1039', '0']]],
       [[['976', '0']], []], // the 25th bid: the 26th moves up
       [[['999.5', '3']], [['1001', '0']]],
-      [[['990', '0']], [['1030', '5']]],
+      [[['999.505', '1.2345']], []], // more decimals than the scale, beside a padded price
+      [[['999.5', '0']], [['1030', '5']]],
+      [[['990', '0']], [['1030.001', '5']]],
     ];
     changes.forEach(([bidChanges, askChanges], index) => {
       const event = feed.apply({ version: 2 + index, time: 2, bids: bidChanges, asks: askChanges });
       if (event?.kind !== 'update') throw new Error('expected an update');
-      expect(event.update.checksum).toBe(bookChecksum(feed.published('bid', 25), feed.published('ask', 25)));
+      applyTo(reference, bidChanges, askChanges);
+      const published = (side: 'bid' | 'ask'): PriceLevel[] =>
+        reference.levels(side).map((level) => publishedLevel(level, scales));
+      expect(event.update.checksum).toBe(
+        bookChecksum(published('bid').slice(0, 25), published('ask').slice(0, 25)),
+      );
+      expect(feed.snapshot()).toMatchObject({ bids: published('bid'), asks: published('ask') });
     });
   });
 });
+
+function applyTo(book: OrderBook, bids: readonly PriceLevel[], asks: readonly PriceLevel[]): void {
+  for (const [price, amount] of bids) book.apply({ side: 'bid', price, amount });
+  for (const [price, amount] of asks) book.apply({ side: 'ask', price, amount });
+}
