@@ -10,5 +10,6 @@ describeConvergenceAfterFaults(
     'drop-connections flapping',
     'silence longer than the timeouts',
     'expire-sessions',
+    'trade-history-down while trades need backfilling',
   ],
 );

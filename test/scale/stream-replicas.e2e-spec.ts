@@ -33,6 +33,7 @@ const FAULT_DRIVES: Record<FaultName, (sandbox: RunningSandbox) => Promise<void>
   silence: FAULT_CASES['silence longer than the timeouts'],
   'rest-429': FAULT_CASES['rest-429 while gaps need re-syncing'],
   'rest-503': FAULT_CASES['rest-503 while gaps need re-syncing'],
+  'trade-history-down': FAULT_CASES['trade-history-down while trades need backfilling'],
   'hub-close': FAULT_CASES['hub-close without allowReconnect'],
   'expire-sessions': FAULT_CASES['expire-sessions'],
   'halt-market': (sandbox) =>

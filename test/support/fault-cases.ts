@@ -73,6 +73,12 @@ export const FAULT_CASES = {
       pulse: true,
       params: { allowReconnect: true },
     }),
+  // Reconnections leave trade gaps while the history cannot fill them: it is asked again until it answers.
+  'trade-history-down while trades need backfilling': async (sandbox: RunningSandbox) => {
+    await setFault(sandbox, 'trade-history-down', true);
+    await runFault(sandbox, 'drop-connections', { flowRate: FLOW, onMs: 1_000 });
+    await setFault(sandbox, 'trade-history-down', false);
+  },
   // REST fails throughout, so that recovery from the gaps cannot lean on REST snapshots.
   'rest-429 while gaps need re-syncing': (sandbox: RunningSandbox) => withRestFailing(sandbox, 'rest-429'),
   'rest-503 while gaps need re-syncing': (sandbox: RunningSandbox) => withRestFailing(sandbox, 'rest-503'),

@@ -38,6 +38,10 @@ export const FAULTS = {
     description:
       'Answers REST calls with 503 "System is currently overloaded" while on (share: `probability`, default 1).',
   },
+  'trade-history-down': {
+    kind: 'switch',
+    description: 'Answers every GetTradesHistory call on the gateway with an error while on.',
+  },
   'hub-close': {
     kind: 'pulse',
     description:

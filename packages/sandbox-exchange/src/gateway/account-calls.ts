@@ -76,6 +76,8 @@ export function registerAccountCalls(functions: GatewayFunctions, sources: Accou
   /** Needs an authenticated user: the history is of the caller's accounts (all, for the operator). */
   functions.register('GetTradesHistory', (connection, payload) => {
     const caller = requireUser(connection);
+    if (exchange.faults.isOn('trade-history-down'))
+      throw new GatewayCallError(GatewayErrorCode.ServerError, 'the trade history is unavailable');
     const query = parseTradeHistoryQuery(payload, caller, users, clock.now());
     if (query.instrumentId !== undefined && !exchange.marketById(query.instrumentId))
       throw new GatewayCallError(GatewayErrorCode.ResourceNotFound, `no instrument ${query.instrumentId}`);
