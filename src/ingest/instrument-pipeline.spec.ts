@@ -212,6 +212,43 @@ describe('InstrumentPipeline first write', () => {
   it('writes at once without a wait', () => {
     expect(open('live').takeWrite()).toMatchObject({ replace: true, head: { syncState: 'syncing' } });
   });
+
+  it('starts a taken-over window from the stored trades, so that a first write before the history keeps the day', () => {
+    const stored: Trade[] = [
+      { ...TRADE, id: '1', time: 500 },
+      { ...TRADE, id: '2', amount: '3', time: 800 },
+    ];
+    const pipeline = open('live', 5_000);
+    pipeline.seedTrades(stored);
+    feed.listener!.onMessage(message(10, true, BASE));
+    // The subscription's last trades overlap the stored ones; the history before them is still paged.
+    pipeline.addTrades([
+      { ...TRADE, id: '2', amount: '3', time: 800 },
+      { ...TRADE, id: '3', time: 950 },
+    ]);
+    now += 5_000;
+    const write = pipeline.takeWrite()!;
+    expect(write.replace).toBe(true);
+    expect(write.tradesAdded?.map((trade) => trade.id)).toEqual(['1', '2', '3']);
+    expect(write.head.stats.baseVolume).toBe('5');
+    expect(write.head.lastTrade).toMatchObject({ time: 950 });
+  });
+
+  it('reaches back for the history from its own feed, not from seeded trades', () => {
+    const pipeline = open('live', 5_000);
+    pipeline.seedTrades([{ ...TRADE, id: '7', time: 990 }]);
+    expect(pipeline.newestTradeTime()).toBeUndefined();
+    pipeline.addTrades([{ ...TRADE, id: '5', time: 950 }]);
+    expect(pipeline.newestTradeTime()).toBe(950);
+  });
+
+  it('takes no seed once it has written', () => {
+    const pipeline = open('live');
+    pipeline.takeWrite();
+    pipeline.seedTrades([TRADE]);
+    expect(pipeline.tradeCount).toBe(0);
+    expect(pipeline.takeWrite()).toBeUndefined();
+  });
 });
 
 describe('InstrumentPipeline with a snapshot loaded over several turns', () => {

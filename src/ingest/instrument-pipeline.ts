@@ -189,8 +189,29 @@ export class InstrumentPipeline {
     this.options.events.onMessageApplied(this.instrument);
   }
 
+  /**
+   * The newest trade the feed delivered, while the window holds it: what a (re)subscription's trades
+   * must reach back to. Seeded trades do not count, so that the exchange's history is still fetched
+   * over any gap the store had.
+   */
   newestTradeTime(): number | undefined {
-    return this.window.newestTime();
+    const newest = this.newestFedTrade;
+    return newest && this.window.has(newest.id) ? newest.time : undefined;
+  }
+
+  /**
+   * The trades the store held when this pipeline took the instrument over: the window starts from them,
+   * so that a first write made before the exchange's history is fetched replaces the stored day with
+   * that day, not with the few trades fetched so far. Too late once the first write is made.
+   */
+  seedTrades(trades: readonly Trade[]): void {
+    if (!this.seedable || this.window.add(trades, this.options.now()).length === 0) return;
+    this.tradesChanged();
+  }
+
+  /** Whether `seedTrades` would still take stored trades: running, and nothing written yet. */
+  get seedable(): boolean {
+    return !this.stopped && !this.written;
   }
 
   /** Without a trade feed: the candles of the last 24 hours. */

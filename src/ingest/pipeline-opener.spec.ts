@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MarketInfo } from '../market/market-info';
+import { Trade } from '../market/trade';
 import { WriteFence } from '../store/state-store';
 import { CandleSource } from './candle-source';
 import { Level1Feed } from './feeds/level1-feed';
@@ -18,6 +19,8 @@ describe('PipelineOpener', () => {
   let opened: { kind: 'trades' | 'level1'; instrument: string; closed: boolean }[];
   let asked: jest.Mock;
   let stopped: string[];
+  let seeded: Map<string, readonly Trade[]>;
+  let storedTrades: (instrument: string) => Promise<Trade[]>;
 
   function opener(withTradeFeed: boolean): PipelineOpener {
     const factory = {
@@ -28,6 +31,8 @@ describe('PipelineOpener', () => {
           fence: undefined,
           start: () => undefined,
           stop: () => void stopped.push(info.instrument),
+          seedable: true,
+          seedTrades: (trades: readonly Trade[]) => void seeded.set(info.instrument, trades),
         }) as unknown as InstrumentPipeline,
     } as PipelineFactory;
     const feed = (kind: 'trades' | 'level1', instrument: string) => {
@@ -38,7 +43,8 @@ describe('PipelineOpener', () => {
     const tradeFeed = { open: (info: MarketInfo) => feed('trades', info.instrument) } as unknown as TradeFeed;
     const level1 = { open: (instrument: string) => feed('level1', instrument) } as unknown as Level1Feed;
     const candles = { ask: asked, forget: () => undefined } as unknown as CandleSource;
-    return new PipelineOpener(instruments, factory, withTradeFeed ? tradeFeed : null, level1, candles);
+    const store = { readTrades: (instrument: string) => storedTrades(instrument) };
+    return new PipelineOpener(instruments, factory, withTradeFeed ? tradeFeed : null, level1, candles, store);
   }
 
   beforeEach(() => {
@@ -47,6 +53,8 @@ describe('PipelineOpener', () => {
     opened = [];
     asked = jest.fn();
     stopped = [];
+    seeded = new Map();
+    storedTrades = async () => [];
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -57,6 +65,32 @@ describe('PipelineOpener', () => {
     expect(opened).toEqual([{ kind: 'trades', instrument: 'btc_usdt', closed: false }]);
     expect(instruments.pipeline('btc_usdt')?.tradeFeed).toBe('live');
     expect(asked).not.toHaveBeenCalled();
+  });
+
+  it('starts a window with a trade feed from the trades the store holds, and reads none without', async () => {
+    const trade: Trade = { id: '1', instrument: 'btc_usdt', price: '1', amount: '1', side: 'buy', time: 1 };
+    const read = jest.fn(async () => [trade]);
+    storedTrades = read;
+    const pipelines = opener(true);
+    pipelines.open(market('btc_usdt', { instrumentId: 1, symbol: 'BTCUSDT' }), undefined);
+    pipelines.open(market('eth_usdt'), undefined);
+    await new Promise(setImmediate);
+
+    expect(read.mock.calls).toEqual([['btc_usdt']]);
+    expect([...seeded]).toEqual([['btc_usdt', [trade]]]);
+  });
+
+  it('opens the pipeline all the same when the stored trades cannot be read', async () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    storedTrades = async () => {
+      throw new Error('Redis is down');
+    };
+    opener(true).open(market('btc_usdt', { instrumentId: 1, symbol: 'BTCUSDT' }), undefined);
+    await new Promise(setImmediate);
+
+    expect(instruments.pipeline('btc_usdt')?.tradeFeed).toBe('live');
+    expect(seeded.size).toBe(0);
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining('btc_usdt: stored trades unreadable'));
   });
 
   it('falls back to level 1 and candles without a login', () => {

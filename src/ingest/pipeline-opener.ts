@@ -1,19 +1,23 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MarketInfo } from '../market/market-info';
-import { WriteFence } from '../store/state-store';
+import { StateStore, WriteFence } from '../store/state-store';
+import { STATE_STORE } from '../store/store.module';
 import { CandleSource } from './candle-source';
 import { Level1Feed } from './feeds/level1-feed';
 import { TRADE_FEED, TradeFeed } from './feeds/trade-feed';
 import { IngestedInstruments } from './ingested-instruments';
 import { PipelineFactory } from './pipeline-factory';
+import { SerialWork } from './serial-work';
 
 /**
  * Opens an instrument's pipeline with the feeds its market has (the trade feed where there is a
- * gateway login and the market has gateway ids, else Level 1 and candles), and closes it again.
+ * gateway login and the market has gateway ids, else Level 1 and candles), and closes it again. A
+ * pipeline with a trade feed starts its window from the trades the store holds (`seedTrades`).
  */
 @Injectable()
 export class PipelineOpener {
   private readonly logger = new Logger(PipelineOpener.name);
+  private readonly seeds = new SerialWork();
 
   constructor(
     @Inject(IngestedInstruments) private readonly instruments: IngestedInstruments,
@@ -21,6 +25,7 @@ export class PipelineOpener {
     @Inject(TRADE_FEED) private readonly tradeFeed: TradeFeed | null,
     @Inject(Level1Feed) private readonly level1: Level1Feed,
     @Inject(CandleSource) private readonly candles: CandleSource,
+    @Inject(STATE_STORE) private readonly store: Pick<StateStore, 'readTrades'>,
   ) {}
 
   open(market: MarketInfo, fence: WriteFence | undefined): void {
@@ -47,7 +52,23 @@ export class PipelineOpener {
       return;
     }
     this.instruments.add({ market, pipeline, feeds });
+    if (pipeline.tradeFeed === 'live') this.seedFromStore(instrument);
     if (pipeline.tradeFeed === 'unavailable') this.candles.ask(instrument);
+  }
+
+  /** One read at a time: a takeover of many busy markets would otherwise hold all their days at once. */
+  private seedFromStore(instrument: string): void {
+    this.seeds.add(instrument, async () => {
+      if (!this.instruments.pipeline(instrument)?.seedable) return;
+      try {
+        const trades = await this.store.readTrades(instrument);
+        this.instruments.pipeline(instrument)?.seedTrades(trades);
+      } catch (error) {
+        this.logger.warn(
+          `${instrument}: stored trades unreadable, the window waits for the exchange's history: ${String(error)}`,
+        );
+      }
+    });
   }
 
   close(instrument: string): void {

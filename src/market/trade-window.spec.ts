@@ -113,7 +113,6 @@ describe('TradeWindow', () => {
     const window = new TradeWindow();
     expect(window.stats(T0)).toEqual(EMPTY_STATS);
     expect(window.nextExpiry()).toBeUndefined();
-    expect(window.newestTime()).toBeUndefined();
     expect(window.trades()).toEqual([]);
   });
 
@@ -143,7 +142,6 @@ describe('TradeWindow', () => {
     );
     expect(added.map((t) => t.id)).toEqual(['3', '9', '11', '100']);
     expect(window.trades().map((t) => t.id)).toEqual(['3', '9', '10', '11', '20', '100']);
-    expect(window.newestTime()).toBe(T0 + 9);
     expect(window.stats(T0 + 10).open).toBe('1');
   });
 

@@ -225,11 +225,6 @@ export class TradeWindow {
     return this.size === 0 ? undefined : this.columns.timeAt(0) + this.windowMs;
   }
 
-  /** The time of the newest trade held, or undefined without trades. */
-  newestTime(): number | undefined {
-    return this.size === 0 ? undefined : this.columns.timeAt(this.columns.length - 1);
-  }
-
   /** The trades held, oldest first. */
   trades(): Trade[] {
     return this.columns.toArray();
