@@ -15,11 +15,13 @@ import { describeMachine } from './machine';
  * on, one order a second per market, a day of history at a fixed rate per market) are started; then three ingest replicas (`ROLE=ingest`) are
  * spawned at once and timed until each answers `/health/ready` 200 with no listed instrument unowned
  * and every owned book live. After a settling pause, the memory of each process and of Redis is
- * read, then an API replica (`ROLE=api`) is started against the same Redis and read once ready.
+ * read, then an API replica (`ROLE=api`) is started against the same Redis and read once ready. Last,
+ * the steady cost: the CPU of the ingest replicas, the API replica and Redis over 10 s.
  *
  *   node -r ./test/bench/swc-register.js test/bench/scale-bench.ts                       100, 1,000, 5,000
  *   ... scale-bench.ts --markets 100,1000                                               the counts given
  *   ... scale-bench.ts --markets 5000 --heap-prof-dir DIR                               the gateways' heaps sampled
+ *   ... scale-bench.ts --markets 1000 --flow 0                                          quiet markets (default 1 order/s)
  *
  * Needs `npm run build` first (it runs dist/main.js).
  */
@@ -28,6 +30,7 @@ const COLD_START_TARGET_MS = 15_000;
 const INGEST_REPLICAS = 3;
 const SETTLE_MS = 5_000;
 const HEAP_SAMPLE_MS = 250;
+const STEADY_MS = 10_000;
 /**
  * History orders a second per market over the sandbox's day, fixed so that every market holds about
  * as many trades at every count (the sandbox's default spreads one budget over all markets).
@@ -56,6 +59,15 @@ interface ScaleRun {
   readonly redisUsedBytes: number;
   readonly trades: number;
   readonly levelsPerBook: number;
+  readonly steady: SteadyCost;
+}
+
+/** Cores used over the steady window, and the commands Redis ran a second (those of scripts included). */
+interface SteadyCost {
+  readonly ingestCores: number;
+  readonly apiCores: number;
+  readonly redisCores: number;
+  readonly redisCommandsPerSecond: number;
 }
 
 interface ReadyBody {
@@ -74,6 +86,7 @@ async function main(): Promise<void> {
       markets: { type: 'string', default: '100,1000,5000' },
       'heap-prof-dir': { type: 'string' },
       'ready-within': { type: 'string', default: '300' },
+      flow: { type: 'string', default: '1' },
     },
   });
   const profileDir = values['heap-prof-dir'] && resolve(values['heap-prof-dir']);
@@ -87,7 +100,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   const runs: ScaleRun[] = [];
   const readyWithinMs = Number(values['ready-within']) * 1000;
-  for (const markets of counts) runs.push(await scaleRun(markets, readyWithinMs, profileDir));
+  for (const markets of counts) runs.push(await scaleRun(markets, readyWithinMs, values.flow, profileDir));
 
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -99,8 +112,8 @@ async function main(): Promise<void> {
     `Command: node -r ./test/bench/swc-register.js test/bench/scale-bench.ts${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
     `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
     '',
-    `| markets (listed) | ${INGEST_REPLICAS} ingest replicas ready | **/ 15 s target** | CPU to ready, ingest / sandbox | µs of ingest CPU a level | books owned per replica | levels a book, trades | ingest RSS / heap, all ${INGEST_REPLICAS} | API RSS, before / after a /metrics scrape; heap | Redis used |`,
-    '| --- | ---: | --- | ---: | ---: | --- | --- | ---: | ---: | ---: |',
+    `| markets (listed) | ${INGEST_REPLICAS} ingest replicas ready | **/ 15 s target** | CPU to ready, ingest / sandbox | µs of ingest CPU a level | books owned per replica | levels a book, trades | ingest RSS / heap, all ${INGEST_REPLICAS} | API RSS, before / after a /metrics scrape; heap | Redis used | steady cores, ingest / API / Redis; Redis commands/s |`,
+    '| --- | ---: | --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |',
   ];
   for (const run of runs) {
     const ratio = run.readyMs / COLD_START_TARGET_MS;
@@ -110,7 +123,9 @@ async function main(): Promise<void> {
         `${((run.ingestCpuSeconds * 1e6) / (run.listed * run.levelsPerBook)).toFixed(1)} | ` +
         `${run.ingest.map((replica) => replica.owned).join(', ')} | ${run.levelsPerBook.toFixed(0)}, ${run.trades} | ` +
         `${mib(sum(run.ingest, 'rssBytes'))} / ${mib(sum(run.ingest, 'heapUsedBytes'))} | ` +
-        `${mib(run.api.rssBytes)} / ${mib(run.api.scrapedRssBytes)}; ${mib(run.api.heapUsedBytes)} | ${mib(run.redisUsedBytes)} |`,
+        `${mib(run.api.rssBytes)} / ${mib(run.api.scrapedRssBytes)}; ${mib(run.api.heapUsedBytes)} | ${mib(run.redisUsedBytes)} | ` +
+        `${run.steady.ingestCores.toFixed(3)} / ${run.steady.apiCores.toFixed(3)} / ${run.steady.redisCores.toFixed(3)}; ` +
+        `${run.steady.redisCommandsPerSecond.toFixed(0)} |`,
     );
   }
   lines.push(
@@ -139,7 +154,12 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function scaleRun(markets: number, readyWithinMs: number, profileDir?: string): Promise<ScaleRun> {
+async function scaleRun(
+  markets: number,
+  readyWithinMs: number,
+  flow: string,
+  profileDir?: string,
+): Promise<ScaleRun> {
   progress(`scale ${markets}: redis-server and a sandbox of ${markets} markets (warm-up not timed)`);
   const redis = await startRedisServer();
   const admin = new Redis(redis.url);
@@ -147,7 +167,7 @@ async function scaleRun(markets: number, readyWithinMs: number, profileDir?: str
   const sandbox = await startSandboxProcess(
     {
       SANDBOX_MARKET_COUNT: String(markets),
-      SANDBOX_FLOW_RATE: '1',
+      SANDBOX_FLOW_RATE: flow,
       SANDBOX_RATE_LIMITS: 'true',
       SANDBOX_HISTORY_RATE: HISTORY_RATE,
     },
@@ -223,6 +243,12 @@ async function scaleRun(markets: number, readyWithinMs: number, profileDir?: str
     const apiRssBytes = api.process.rssBytes();
     const scraped = await memoryOf(api.process, api.url);
     const apiMemory = { ...scraped, rssBytes: apiRssBytes, scrapedRssBytes: scraped.rssBytes };
+    progress(`scale ${markets}: ${STEADY_MS / 1000} s of steady cost`);
+    const steady = await steadyCost(
+      ingest.map((replica) => replica.process),
+      api.process,
+      admin,
+    );
     return {
       markets,
       listed,
@@ -235,6 +261,7 @@ async function scaleRun(markets: number, readyWithinMs: number, profileDir?: str
       redisUsedBytes,
       trades,
       levelsPerBook,
+      steady,
     };
   } finally {
     await Promise.all(processes.map((child) => child.stop()));
@@ -267,6 +294,36 @@ async function memoryOf(child: MainProcess, url: string): Promise<ProcessMemory>
     await sleep(HEAP_SAMPLE_MS);
   }
   return { rssBytes: child.rssBytes(), heapUsedBytes };
+}
+
+async function steadyCost(
+  ingest: readonly MainProcess[],
+  api: MainProcess,
+  admin: Redis,
+): Promise<SteadyCost> {
+  const read = async () => ({
+    ingest: ingest.reduce((total, replica) => total + replica.cpuSeconds(), 0),
+    api: api.cpuSeconds(),
+    redis: redisCounters(await admin.info('all')),
+  });
+  const before = await read();
+  await sleep(STEADY_MS);
+  const after = await read();
+  const seconds = STEADY_MS / 1000;
+  return {
+    ingestCores: (after.ingest - before.ingest) / seconds,
+    apiCores: (after.api - before.api) / seconds,
+    redisCores: (after.redis.cpuSeconds - before.redis.cpuSeconds) / seconds,
+    redisCommandsPerSecond: (after.redis.commands - before.redis.commands) / seconds,
+  };
+}
+
+/** Redis' CPU seconds (`INFO cpu`, main thread and children) and its commands run (`INFO commandstats`). */
+function redisCounters(info: string): { cpuSeconds: number; commands: number } {
+  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+  let commands = 0;
+  for (const match of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) commands += Number(match[1]);
+  return { cpuSeconds: field('used_cpu_sys') + field('used_cpu_user'), commands };
 }
 
 async function usedMemory(admin: Redis): Promise<number> {
