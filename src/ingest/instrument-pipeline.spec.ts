@@ -147,7 +147,11 @@ describe('InstrumentPipeline first write', () => {
   let now: number;
   let feed: ScriptedFeed;
 
-  const open = (tradeFeed: 'live' | 'unavailable', firstWriteWaitMs?: number): InstrumentPipeline => {
+  const open = (
+    tradeFeed: 'live' | 'unavailable',
+    firstWriteWaitMs?: number,
+    confirmIntervalMs?: number,
+  ): InstrumentPipeline => {
     const pipeline = new InstrumentPipeline({
       market: MARKET,
       bookFeed: feed,
@@ -162,6 +166,7 @@ describe('InstrumentPipeline first write', () => {
         onMessageApplied: () => undefined,
       },
       firstWriteWaitMs,
+      confirmIntervalMs,
     });
     pipeline.fence = { owner: 'replica-a', token: 7 };
     pipeline.start();
@@ -240,6 +245,24 @@ describe('InstrumentPipeline first write', () => {
     expect(pipeline.newestTradeTime()).toBeUndefined();
     pipeline.addTrades([{ ...TRADE, id: '5', time: 950 }]);
     expect(pipeline.newestTradeTime()).toBe(950);
+  });
+
+  it('confirms a quiet live book once per confirmation interval, and not while the feed is down', () => {
+    const pipeline = open('unavailable', 0, 5_000);
+    feed.listener!.onMessage(message(10, true, BASE));
+    expect(pipeline.takeWrite()?.head.confirmedAt).toBe(now);
+    const confirmed = now;
+    now += 4_999;
+    pipeline.tick();
+    expect(pipeline.takeWrite()).toBeUndefined();
+    now += 1;
+    pipeline.tick();
+    expect(pipeline.takeWrite()?.head.confirmedAt).toBe(confirmed + 5_000);
+    feed.listener!.onInterrupted('dropped');
+    pipeline.takeWrite();
+    now += 10_000;
+    pipeline.tick();
+    expect(pipeline.takeWrite()).toBeUndefined();
   });
 
   it('takes no seed once it has written', () => {

@@ -15,9 +15,6 @@ import {
 } from '../store/state-store';
 import { BookFeed, BookFeedSubscription } from './feeds/book-feed';
 
-/** How often a quiet, live book on a connected feed is confirmed current in the store. */
-const HEARTBEAT_MS = 1_000;
-
 /** What a pipeline reports to its owner: metrics and logs. */
 export interface PipelineEvents {
   /** The book left `live`; it is rebuilt from the next snapshot. */
@@ -47,6 +44,8 @@ export interface PipelineOptions {
    * it syncs; 0 writes at once.
    */
   readonly firstWriteWaitMs?: number;
+  /** How often a quiet, live book on a connected feed is confirmed current in the store; 1 s by default. */
+  readonly confirmIntervalMs?: number;
 }
 
 /**
@@ -153,12 +152,13 @@ export class InstrumentPipeline {
 
   /**
    * The passage of time: reorder windows and snapshot waits run out, trades leave the window, and a
-   * live book on a connected feed is confirmed current once per heartbeat.
+   * live book on a connected feed is confirmed current once per confirmation interval.
    */
   tick(): void {
     const now = this.options.now();
     this.handle(this.sync.tick(now));
-    if (this.feedUp && this.sync.state === 'live' && now - this.confirmedAt >= HEARTBEAT_MS) {
+    const confirmIntervalMs = this.options.confirmIntervalMs ?? 1_000;
+    if (this.feedUp && this.sync.state === 'live' && now - this.confirmedAt >= confirmIntervalMs) {
       this.confirmedAt = now;
       this.changed = true;
     }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { BookSyncOptions } from '../market/book-synchronizer';
 import { MarketInfo } from '../market/market-info';
 import { RestClient } from '../upstream/rest/rest-client';
@@ -10,6 +11,14 @@ import { StateWriter } from './state-writer';
 
 /** How long a newly owned instrument may sync before its first write replaces the stored state anyway. */
 const FIRST_WRITE_WAIT_MS = 5_000;
+/**
+ * How often a quiet book is confirmed current (a write of its head): often enough that its data age
+ * stays far below the staleness bound, and no more, since each confirmation is a store write and a
+ * change notice to every API replica.
+ */
+export function confirmIntervalMs(staleAfterMs: number): number {
+  return Math.min(5_000, Math.max(100, Math.round(staleAfterMs / 12)));
+}
 /** Both book feeds answer a (re)subscription with a snapshot, which is cheaper than a REST snapshot. */
 const SYNC_OPTIONS: BookSyncOptions = { recovery: 'reopen-stream' };
 
@@ -24,6 +33,7 @@ export class PipelineFactory {
     @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
     @Inject(StateWriter) private readonly writer: StateWriter,
     @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   create(market: MarketInfo, tradeFeed: 'live' | 'unavailable'): InstrumentPipeline {
@@ -50,6 +60,7 @@ export class PipelineFactory {
         onMessageApplied: () => this.writer.flushIfDue(),
       },
       firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
+      confirmIntervalMs: confirmIntervalMs(this.config.STALE_AFTER_MS),
     });
   }
 }
