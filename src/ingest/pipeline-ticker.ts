@@ -3,7 +3,7 @@ import { IngestedInstruments } from './ingested-instruments';
 
 const TICK_MS = 50;
 
-/** The passage of time for every pipeline: reorder windows, snapshot waits, heartbeats, trade expiry. */
+/** The passage of time for every pipeline: reorder windows, snapshot waits, confirmations, trade expiry. */
 @Injectable()
 export class PipelineTicker {
   private timer?: NodeJS.Timeout;
