@@ -9,6 +9,7 @@ import { announceWhenReady } from './health/ready-announcement';
 import { Readiness } from './health/readiness';
 import { installGracefulShutdown, ShutdownStep } from './lifecycle/graceful-shutdown';
 import { ListenFailure, listenNamingSetting } from './lifecycle/listen-failure';
+import { nodeVersionProblem } from './lifecycle/node-version';
 import { routeConsoleToLog } from './logging/console-to-log';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { createRootLogger } from './logging/root-logger';
@@ -68,6 +69,11 @@ async function startSandboxQuietly(config: SandboxConfig, logLevel: LogLevel): P
 }
 
 async function main(): Promise<void> {
+  const nodeProblem = nodeVersionProblem(process.version);
+  if (nodeProblem) {
+    logger.fatal({ node: process.version }, nodeProblem);
+    process.exit(1);
+  }
   const { gateway: config, sandbox: sandboxConfig } = readConfig();
   registerSecret(config.UPSTREAM_PASSWORD);
   registerUrlPassword(config.REDIS_URL);
