@@ -11,6 +11,7 @@ import { StateWriter } from './state-writer';
 
 /** How long a newly owned instrument may sync before its first write replaces the stored state anyway. */
 const FIRST_WRITE_WAIT_MS = 5_000;
+
 /**
  * How often a quiet book is confirmed current (a write of its head): often enough that its data age
  * stays far below the staleness bound, and no more, since each confirmation is a store write and a
@@ -19,6 +20,7 @@ const FIRST_WRITE_WAIT_MS = 5_000;
 export function confirmIntervalMs(staleAfterMs: number): number {
   return Math.min(5_000, Math.max(100, Math.round(staleAfterMs / 12)));
 }
+
 /** Both book feeds answer a (re)subscription with a snapshot, which is cheaper than a REST snapshot. */
 const SYNC_OPTIONS: BookSyncOptions = { recovery: 'reopen-stream' };
 
