@@ -126,6 +126,14 @@ export class LeaseOwnerWatch {
       this.tracks.set(instrument, { seenAbsent: false, owners: new Set(), changes: 0, maxToken: -1 });
   }
 
+  /**
+   * Redis is down and will come back empty: every lease is lost with its data, as if seen absent, even
+   * when the next sample already finds it taken again.
+   */
+  dataLost(): void {
+    for (const track of this.tracks.values()) track.seenAbsent = true;
+  }
+
   start(): void {
     this.running ??= this.loop();
   }

@@ -148,6 +148,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           outage = false;
         },
         membershipChanged: () => owners.membershipChanged(),
+        dataLost: () => owners.dataLost(),
       });
       await setFlow(stack.sandbox, 0);
       context = `${fault.kind} (converging)`;
@@ -214,6 +215,8 @@ interface FaultHooks {
   up(): void;
   /** An ingest process is killed or started again. */
   membershipChanged(): void;
+  /** Redis is down and comes back empty: every lease goes with its data. */
+  dataLost(): void;
 }
 
 /** What a fault hit: the killed process, or the primary that a Redis fault on Sentinels hit. */
@@ -232,6 +235,7 @@ async function inject(stack: ChaosStack, fault: ScheduledFault, hooks: FaultHook
   switch (fault.kind) {
     case 'redis-restart':
       await stack.redis.kill();
+      hooks.dataLost();
       await sleep(fault.holdMs);
       await stack.redis.restart();
       return {};
