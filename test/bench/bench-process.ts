@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseMetrics } from '../support/metrics-text';
 import { freePort } from '../support/redis-server';
 
 /** The build every benchmark runs: what production runs. */
@@ -171,6 +172,22 @@ export function positive(text: string, name: string): number {
   const parsed = Number(text);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name}: a positive integer, not ${text}`);
   return parsed;
+}
+
+/**
+ * The least V8 heap in use over `samples` reads of a gateway's /metrics, `gapMs` apart: the read
+ * closest to what survives a collection (a process cannot be asked for one), where a single read
+ * carries whatever garbage the collector had not yet taken. NaN when the metric is missing.
+ */
+export async function leastHeapUsedBytes(url: string, samples: number, gapMs: number): Promise<number> {
+  let least = Number.POSITIVE_INFINITY;
+  for (let sample = 0; sample < samples; sample++) {
+    if (sample > 0) await sleep(gapMs);
+    const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
+    const heap = metrics.find((metric) => metric.name === 'mdg_nodejs_heap_size_used_bytes');
+    least = Math.min(least, heap?.value ?? Number.NaN);
+  }
+  return least;
 }
 
 export function progress(message: string): void {

@@ -6,7 +6,15 @@ import { parseArgs } from 'node:util';
 import { StoreKeys } from '../../src/store/keys';
 import { parseMetrics } from '../support/metrics-text';
 import { startRedisServer } from '../support/redis-server';
-import { freePort, gatewayEnv, MainProcess, progress, sleep, startSandboxProcess } from './bench-process';
+import {
+  freePort,
+  gatewayEnv,
+  leastHeapUsedBytes,
+  MainProcess,
+  progress,
+  sleep,
+  startSandboxProcess,
+} from './bench-process';
 import { describeMachine } from './machine';
 
 /**
@@ -281,18 +289,9 @@ async function readiness(url: string): Promise<ReadyBody | undefined> {
   }
 }
 
-/**
- * RSS from /proc, and the V8 heap in use from /metrics: the least of samples taken over the settling
- * pause, which comes closest to what survives a collection (the process cannot be asked for one).
- */
+/** RSS from /proc, and the least V8 heap in use of samples taken over the settling pause. */
 async function memoryOf(child: MainProcess, url: string): Promise<ProcessMemory> {
-  let heapUsedBytes = Infinity;
-  for (let sample = 0; sample < SETTLE_MS / HEAP_SAMPLE_MS; sample++) {
-    const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
-    const heap = metrics.find((metric) => metric.name === 'mdg_nodejs_heap_size_used_bytes');
-    heapUsedBytes = Math.min(heapUsedBytes, heap?.value ?? Infinity);
-    await sleep(HEAP_SAMPLE_MS);
-  }
+  const heapUsedBytes = await leastHeapUsedBytes(url, SETTLE_MS / HEAP_SAMPLE_MS, HEAP_SAMPLE_MS);
   return { rssBytes: child.rssBytes(), heapUsedBytes };
 }
 

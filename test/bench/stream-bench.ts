@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { bookChannelName, tradesChannelName } from '../../src/market/stream/stream-channel';
 import { parseMetrics } from '../support/metrics-text';
 import {
+  leastHeapUsedBytes,
   MainProcess,
   percentile,
   positive,
@@ -339,18 +340,8 @@ async function bookVersions(ingestUrl: string): Promise<number> {
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 
-/**
- * RSS, and the least heap in use over a few samples: the one closest to what survives a collection,
- * where a single sample would carry whatever garbage the collector had not yet taken.
- */
 async function memoryOf(api: MainProcess, url: string): Promise<Memory> {
-  let heapBytes = Number.POSITIVE_INFINITY;
-  for (let sample = 0; sample < MEMORY_SAMPLES; sample++) {
-    if (sample > 0) await sleep(MEMORY_SAMPLE_GAP_MS);
-    const metrics = parseMetrics(await (await fetch(`${url}/metrics`)).text());
-    const heap = metrics.find((metric) => metric.name === 'mdg_nodejs_heap_size_used_bytes')?.value;
-    heapBytes = Math.min(heapBytes, heap ?? Number.NaN);
-  }
+  const heapBytes = await leastHeapUsedBytes(url, MEMORY_SAMPLES, MEMORY_SAMPLE_GAP_MS);
   return { rssBytes: api.rssBytes(), heapBytes };
 }
 
