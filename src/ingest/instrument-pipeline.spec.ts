@@ -28,6 +28,9 @@ const BASE: LevelUpdate[] = [
   { side: 'ask', price: '101', amount: '2' },
 ];
 
+/** A quiet book confirmed every second, unless a test says otherwise. */
+const CONFIRM_INTERVAL_MS = 1_000;
+
 const TRADE: Trade = { id: '1', instrument: INSTRUMENT, price: '100', amount: '1', side: 'buy', time: 900 };
 
 const message = (version: number, snapshot: boolean, updates: LevelUpdate[]): BookMessage => ({
@@ -71,6 +74,7 @@ describe('InstrumentPipeline', () => {
       tradeFeed: 'live',
       sync: { recovery: 'reopen-stream', verifyWaitMs: 500 },
       now: () => now,
+      confirmIntervalMs: CONFIRM_INTERVAL_MS,
       events: {
         onResync: (_instrument, reason, detail) => resyncs.push([reason, detail]),
         onMalformed: () => undefined,
@@ -150,7 +154,7 @@ describe('InstrumentPipeline first write', () => {
   const open = (
     tradeFeed: 'live' | 'unavailable',
     firstWriteWaitMs?: number,
-    confirmIntervalMs?: number,
+    confirmIntervalMs = CONFIRM_INTERVAL_MS,
   ): InstrumentPipeline => {
     const pipeline = new InstrumentPipeline({
       market: MARKET,
@@ -313,6 +317,7 @@ describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
       tradeFeed: 'unavailable',
       sync: { recovery: 'reopen-stream', snapshotSliceLevels: 5 },
       now: () => 1_000,
+      confirmIntervalMs: CONFIRM_INTERVAL_MS,
       events: {
         onResync: () => undefined,
         onMalformed: () => undefined,
@@ -390,6 +395,7 @@ describe('InstrumentPipeline newest known trade', () => {
       tradeFeed,
       sync: { recovery: 'reopen-stream' },
       now: () => now,
+      confirmIntervalMs: CONFIRM_INTERVAL_MS,
       events: {
         onResync: () => undefined,
         onMalformed: () => undefined,
@@ -471,6 +477,7 @@ describe('InstrumentPipeline REST fallback', () => {
       tradeFeed: 'unavailable',
       sync: { snapshotWaitMs: 1_000 },
       now: () => now,
+      confirmIntervalMs: CONFIRM_INTERVAL_MS,
       events: {
         onResync: () => undefined,
         onMalformed: () => undefined,

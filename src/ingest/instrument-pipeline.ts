@@ -44,8 +44,8 @@ export interface PipelineOptions {
    * it syncs; 0 writes at once.
    */
   readonly firstWriteWaitMs?: number;
-  /** How often a quiet, live book on a connected feed is confirmed current in the store; 1 s by default. */
-  readonly confirmIntervalMs?: number;
+  /** How often a quiet, live book on a connected feed is confirmed current in the store. */
+  readonly confirmIntervalMs: number;
 }
 
 /**
@@ -157,8 +157,11 @@ export class InstrumentPipeline {
   tick(): void {
     const now = this.options.now();
     this.handle(this.sync.tick(now));
-    const confirmIntervalMs = this.options.confirmIntervalMs ?? 1_000;
-    if (this.feedUp && this.sync.state === 'live' && now - this.confirmedAt >= confirmIntervalMs) {
+    if (
+      this.feedUp &&
+      this.sync.state === 'live' &&
+      now - this.confirmedAt >= this.options.confirmIntervalMs
+    ) {
       this.confirmedAt = now;
       this.changed = true;
     }

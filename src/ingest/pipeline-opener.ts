@@ -53,7 +53,7 @@ export class PipelineOpener {
     }
     this.instruments.add({ market, pipeline, feeds });
     if (pipeline.tradeFeed === 'live') this.seedFromStore(instrument);
-    if (pipeline.tradeFeed === 'unavailable') this.candles.ask(instrument);
+    else this.candles.ask(instrument);
   }
 
   /** One read at a time: a takeover of many busy markets would otherwise hold all their days at once. */

@@ -30,9 +30,9 @@ export interface BookFlush extends FullBook {
  * the gateway's book (canonical decimals) and turns each change into an event for the connections'
  * sequencers, with levels at the market's scales and the checksum of the book after it. Its own book
  * holds the levels as published, so that neither a snapshot nor a checksum writes a level again: a
- * market's published text is one per value, and padded to the scale it keeps `compareCanonical`'s order. It is live
- * only from a full book on, and only until it is suspended or misses a flush: then it waits for a full
- * book again, since the changes it would follow from there could not be trusted.
+ * market's published text is one per value, and padded to the scale it keeps `compareCanonical`'s
+ * order. It is live only from a full book on, and only until it is suspended or misses a flush: then
+ * it waits for a full book again, since the changes it would follow from there could not be trusted.
  *
  * Deliver each event to every sequencer before the feed changes again: a sequencer reads the feed's
  * book when it owes a snapshot, and skips the events that snapshot already holds.
