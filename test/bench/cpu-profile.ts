@@ -55,24 +55,27 @@ const AREAS: readonly (readonly [area: string, pattern: RegExp])[] = [
 ];
 
 /**
- * Self time by area and the top functions, over the samples taken within `window`, as Markdown
- * tables; shares of the busy time (idle and program time left out).
+ * Self time by area and the top functions, over the samples of one or more profiles taken within
+ * `window`, as Markdown tables; shares of the busy time (idle and program time left out).
  */
-export function profileTables(profile: CpuProfile, window: ProfileWindow): string[] {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+export function profileTables(profiles: CpuProfile | readonly CpuProfile[], window: ProfileWindow): string[] {
   const byFunction = new Map<string, number>();
   let total = 0;
-  let time = profile.startTime;
-  profile.samples.forEach((id, index) => {
-    const self = profile.timeDeltas[index] ?? 0;
-    time += self;
-    if (time < window.start || time > window.end) return;
-    const frame = nodes.get(id)!.callFrame;
-    const where = frame.url.replace(/^.*?\/((?:node_modules|src|dist)\/)/, '$1');
-    const key = `${frame.functionName || '(anonymous)'} ${where}${frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : ''}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + self);
-    total += self;
-  });
+  const list: readonly CpuProfile[] = 'nodes' in profiles ? [profiles] : profiles;
+  for (const profile of list) {
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    let time = profile.startTime;
+    profile.samples.forEach((id, index) => {
+      const self = profile.timeDeltas[index] ?? 0;
+      time += self;
+      if (time < window.start || time > window.end) return;
+      const frame = nodes.get(id)!.callFrame;
+      const where = frame.url.replace(/^.*?\/((?:node_modules|src|dist)\/)/, '$1');
+      const key = `${frame.functionName || '(anonymous)'} ${where}${frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : ''}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + self);
+      total += self;
+    });
+  }
   const busy = [...byFunction].filter(([key]) => !key.startsWith('(idle)') && !key.startsWith('(program)'));
   const busyTotal = busy.reduce((sum, [, time]) => sum + time, 0);
   const byArea = new Map<string, number>();

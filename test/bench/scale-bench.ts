@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { StoreKeys } from '../../src/store/keys';
 import { parseMetrics } from '../support/metrics-text';
 import { startRedisServer } from '../support/redis-server';
+import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
 import {
   freePort,
   gatewayEnv,
@@ -29,6 +30,7 @@ import { describeMachine } from './machine';
  *   node -r ./test/bench/swc-register.js test/bench/scale-bench.ts                       100, 1,000, 5,000
  *   ... scale-bench.ts --markets 100,1000                                               the counts given
  *   ... scale-bench.ts --markets 5000 --heap-prof-dir DIR                               the gateways' heaps sampled
+ *   ... scale-bench.ts --markets 5000 --cpu-prof-dir DIR                                the ingest replicas' start profiled
  *   ... scale-bench.ts --markets 1000 --flow 0                                          quiet markets (default 1 order/s)
  *
  * Needs `npm run build` first (it runs dist/main.js).
@@ -57,9 +59,10 @@ interface ScaleRun {
   readonly markets: number;
   readonly listed: number;
   readonly readyMs: number;
-  /** CPU seconds of the three ingest replicas together, and of the sandbox, from the spawn to ready. */
+  /** CPU seconds of the three ingest replicas together, of the sandbox and of Redis, from the spawn to ready. */
   readonly ingestCpuSeconds: number;
   readonly sandboxCpuSeconds: number;
+  readonly redisCpuSeconds: number;
   readonly sandboxWarmUpMs: number;
   readonly ingest: readonly (ProcessMemory & { readonly owned: number })[];
   /** `rssBytes` before any scrape of its /metrics; `scrapedRssBytes` after (a scrape reads every book for the listing-health gauges). */
@@ -68,6 +71,8 @@ interface ScaleRun {
   readonly trades: number;
   readonly levelsPerBook: number;
   readonly steady: SteadyCost;
+  /** With `--cpu-prof-dir`: where the ingest replicas' CPU went from their spawn to ready. */
+  readonly startProfile?: string[];
 }
 
 /** Cores used over the steady window, and the commands Redis ran a second (those of scripts included). */
@@ -93,12 +98,15 @@ async function main(): Promise<void> {
     options: {
       markets: { type: 'string', default: '100,1000,5000' },
       'heap-prof-dir': { type: 'string' },
+      'cpu-prof-dir': { type: 'string' },
       'ready-within': { type: 'string', default: '300' },
       flow: { type: 'string', default: '1' },
     },
   });
-  const profileDir = values['heap-prof-dir'] && resolve(values['heap-prof-dir']);
-  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const profiles: Profiles = {};
+  if (values['heap-prof-dir']) profiles.heapDir = resolve(values['heap-prof-dir']);
+  if (values['cpu-prof-dir']) profiles.cpuDir = resolve(values['cpu-prof-dir']);
+  for (const dir of [profiles.heapDir, profiles.cpuDir]) if (dir) mkdirSync(dir, { recursive: true });
   const counts = values.markets.split(',').map((text) => {
     const count = Number(text);
     if (!Number.isInteger(count) || count <= 0) throw new Error(`--markets: positive integers, not ${text}`);
@@ -108,7 +116,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   const runs: ScaleRun[] = [];
   const readyWithinMs = Number(values['ready-within']) * 1000;
-  for (const markets of counts) runs.push(await scaleRun(markets, readyWithinMs, values.flow, profileDir));
+  for (const markets of counts) runs.push(await scaleRun(markets, readyWithinMs, values.flow, profiles));
 
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -120,14 +128,14 @@ async function main(): Promise<void> {
     `Command: node -r ./test/bench/swc-register.js test/bench/scale-bench.ts${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
     `Load average (1 min) at start and end: ${loadAtStart.toFixed(2)}, ${loadavg()[0].toFixed(2)}`,
     '',
-    `| markets (listed) | ${INGEST_REPLICAS} ingest replicas ready | **/ 15 s target** | CPU to ready, ingest / sandbox | µs of ingest CPU a level | books owned per replica | levels a book, trades | ingest RSS / heap, all ${INGEST_REPLICAS} | API RSS, before / after a /metrics scrape; heap | Redis used | steady cores, ingest / API / Redis; Redis commands/s |`,
+    `| markets (listed) | ${INGEST_REPLICAS} ingest replicas ready | **/ 15 s target** | CPU to ready, ingest / sandbox / Redis | µs of ingest CPU a level | books owned per replica | levels a book, trades | ingest RSS / heap, all ${INGEST_REPLICAS} | API RSS, before / after a /metrics scrape; heap | Redis used | steady cores, ingest / API / Redis; Redis commands/s |`,
     '| --- | ---: | --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |',
   ];
   for (const run of runs) {
     const ratio = run.readyMs / COLD_START_TARGET_MS;
     lines.push(
       `| ${run.markets} (${run.listed}) | ${(run.readyMs / 1000).toFixed(1)} s | **${ratio.toFixed(2)}**${ratio <= 1 ? '' : ' (missed)'} | ` +
-        `${run.ingestCpuSeconds.toFixed(1)} s / ${run.sandboxCpuSeconds.toFixed(1)} s | ` +
+        `${run.ingestCpuSeconds.toFixed(1)} / ${run.sandboxCpuSeconds.toFixed(1)} / ${run.redisCpuSeconds.toFixed(1)} s | ` +
         `${((run.ingestCpuSeconds * 1e6) / (run.listed * run.levelsPerBook)).toFixed(1)} | ` +
         `${run.ingest.map((replica) => replica.owned).join(', ')} | ${run.levelsPerBook.toFixed(0)}, ${run.trades} | ` +
         `${mib(sum(run.ingest, 'rssBytes'))} / ${mib(sum(run.ingest, 'heapUsedBytes'))} | ` +
@@ -159,14 +167,26 @@ async function main(): Promise<void> {
     `Sandbox warm-up (not timed): ${runs.map((run) => `${run.markets}: ${(run.sandboxWarmUpMs / 1000).toFixed(1)} s`).join(', ')}`,
     '',
   );
+  for (const run of runs)
+    if (run.startProfile)
+      lines.push(
+        `${run.markets} markets, the ${INGEST_REPLICAS} ingest replicas from spawn to ready:`,
+        '',
+        ...run.startProfile,
+      );
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+interface Profiles {
+  heapDir?: string;
+  cpuDir?: string;
 }
 
 async function scaleRun(
   markets: number,
   readyWithinMs: number,
   flow: string,
-  profileDir?: string,
+  profiles: Profiles,
 ): Promise<ScaleRun> {
   progress(`scale ${markets}: redis-server and a sandbox of ${markets} markets (warm-up not timed)`);
   const redis = await startRedisServer();
@@ -185,6 +205,9 @@ async function scaleRun(
   const sandboxWarmUpMs = performance.now() - warmUpStarted;
   const redisBaseline = await usedMemory(admin);
   const processes: MainProcess[] = [];
+  let run: ScaleRun;
+  let profileWindow: ProfileWindow | undefined;
+  let ingestPids: number[] = [];
   const spawn = async (role: 'ingest' | 'api'): Promise<{ process: MainProcess; url: string }> => {
     const port = await freePort();
     const child = MainProcess.spawn(`${role} ${processes.length + 1}`, {
@@ -195,7 +218,10 @@ async function scaleRun(
         REDIS_URL: redis.url,
         MALLOC_MMAP_THRESHOLD_: '131072',
       },
-      nodeOptions: profileDir ? ['--heap-prof', `--heap-prof-dir=${profileDir}`] : [],
+      nodeOptions: [
+        ...(profiles.heapDir ? ['--heap-prof', `--heap-prof-dir=${profiles.heapDir}`] : []),
+        ...(profiles.cpuDir && role === 'ingest' ? ['--cpu-prof', `--cpu-prof-dir=${profiles.cpuDir}`] : []),
+      ],
     });
     processes.push(child);
     return { process: child, url: `http://127.0.0.1:${port}` };
@@ -204,7 +230,10 @@ async function scaleRun(
     progress(`scale ${markets}: spawning ${INGEST_REPLICAS} ingest replicas`);
     const ingest = await Promise.all(Array.from({ length: INGEST_REPLICAS }, () => spawn('ingest')));
     const spawnedAt = Math.min(...ingest.map((replica) => replica.process.startedAt));
+    const profileStart = monotonicMicros();
+    ingestPids = ingest.map((replica) => replica.process.pid);
     const sandboxCpuBefore = sandbox.process.cpuSeconds();
+    const redisCpuBefore = redisCounters(await admin.info('cpu')).cpuSeconds;
     let listed = 0;
     let lastReportAt = performance.now();
     for (;;) {
@@ -229,8 +258,10 @@ async function scaleRun(
       await sleep(POLL_MS);
     }
     const readyMs = performance.now() - spawnedAt;
+    profileWindow = { start: profileStart, end: monotonicMicros() };
     const ingestCpuSeconds = ingest.reduce((total, replica) => total + replica.process.cpuSeconds(), 0);
     const sandboxCpuSeconds = sandbox.process.cpuSeconds() - sandboxCpuBefore;
+    const redisCpuSeconds = redisCounters(await admin.info('cpu')).cpuSeconds - redisCpuBefore;
     progress(`scale ${markets}: ready in ${Math.round(readyMs)} ms; settling`);
     const ingestMemory = await Promise.all(
       ingest.map(async (replica) => ({
@@ -257,12 +288,13 @@ async function scaleRun(
       api.process,
       admin,
     );
-    return {
+    run = {
       markets,
       listed,
       readyMs,
       ingestCpuSeconds,
       sandboxCpuSeconds,
+      redisCpuSeconds,
       sandboxWarmUpMs,
       ingest: ingestMemory,
       api: apiMemory,
@@ -277,6 +309,10 @@ async function scaleRun(
     admin.disconnect();
     await redis.stop();
   }
+  if (!profiles.cpuDir || !profileWindow) return run;
+  // Written as each process exits.
+  const startProfiles = ingestPids.map((pid) => readCpuProfile(profiles.cpuDir!, pid));
+  return { ...run, startProfile: profileTables(startProfiles, profileWindow) };
 }
 
 async function readiness(url: string): Promise<ReadyBody | undefined> {
