@@ -1,4 +1,4 @@
-import { byPreference, planLeases } from './lease-plan';
+import { byPreference, planLeases, preference } from './lease-plan';
 
 const instruments = (count: number): string[] => Array.from({ length: count }, (_, index) => `i${index}`);
 
@@ -16,6 +16,20 @@ class Cluster {
     for (const instrument of plan.release) this.holders.delete(instrument);
     for (const instrument of plan.acquire)
       if (this.holders.get(instrument) === undefined) this.holders.set(instrument, self);
+  }
+
+  /** Every replica plans from the same view, then their takes reach Redis in turn: the first wins. */
+  concurrentRound(): void {
+    const plans = this.members.map(
+      (self) =>
+        [
+          self,
+          planLeases({ self, members: this.members, listed: this.listed, holders: new Map(this.holders) }),
+        ] as const,
+    );
+    for (const [self, plan] of plans)
+      for (const instrument of plan.acquire)
+        if (this.holders.get(instrument) === undefined) this.holders.set(instrument, self);
   }
 
   rounds(count: number): void {
@@ -40,7 +54,7 @@ describe('planLeases', () => {
     const plan = planLeases({ self: 'a', members: ['a', 'b', 'c'], listed, holders: new Map() });
     expect(plan.target).toBe(4);
     expect(plan.release).toEqual([]);
-    expect(plan.acquire).toEqual(byPreference('a', listed).slice(0, 4));
+    expect(plan.acquire).toEqual(byPreference('a', listed, ['a', 'b', 'c']).slice(0, 4));
   });
 
   it('counts itself among the replicas even when the members read do not list it', () => {
@@ -60,7 +74,7 @@ describe('planLeases', () => {
     ]);
     const plan = planLeases({ self: 'a', members: ['a', 'b'], listed, holders });
     expect(plan.target).toBe(3);
-    expect(plan.acquire).toEqual(byPreference('a', ['i4', 'i5']));
+    expect(plan.acquire).toEqual(byPreference('a', ['i4', 'i5'], ['a', 'b']));
     expect(planLeases({ self: 'a', members: ['a', 'b', 'c'], listed, holders }).acquire).toHaveLength(1);
   });
 
@@ -70,7 +84,22 @@ describe('planLeases', () => {
     const plan = planLeases({ self: 'a', members: ['a', 'b', 'c'], listed, holders });
     expect(plan.target).toBe(3);
     expect(plan.acquire).toEqual([]);
-    expect(plan.release).toEqual(byPreference('a', listed).slice(3).reverse());
+    expect(plan.release).toEqual(byPreference('a', listed, ['a', 'b', 'c']).slice(3).reverse());
+  });
+
+  it('prefers the instruments it ranks above every other replica, then the rest, each by rank', () => {
+    const listed = instruments(30);
+    const members = ['a', 'b', 'c'];
+    const order = byPreference('a', listed, members);
+    const homes = order.filter((instrument) =>
+      members.every(
+        (member) => member === 'a' || preference(member, instrument) < preference('a', instrument),
+      ),
+    );
+    expect(homes.length).toBeGreaterThan(0);
+    expect(order.slice(0, homes.length)).toEqual(homes);
+    expect(homes).toEqual(byPreference('a', homes));
+    expect(order.slice(homes.length)).toEqual(byPreference('a', order.slice(homes.length)));
   });
 
   it('ranks instruments differently for different replicas, and the same way every time', () => {
@@ -99,6 +128,16 @@ describe('planLeases', () => {
     cluster.rounds(1);
     expect(cluster.unowned()).toEqual([]);
     expect(cluster.shares()).toEqual({ a: 5, b: 5 });
+  });
+
+  it('owns almost everything after one round of replicas that start together', () => {
+    const cluster = new Cluster(instruments(3_000), ['a', 'b', 'c']);
+    cluster.concurrentRound();
+    // Ranked by each replica alone, about (2/3)^3 of them (30 %) would stay free for later rounds.
+    expect(cluster.unowned().length).toBeLessThan(150);
+    cluster.concurrentRound();
+    expect(cluster.unowned()).toEqual([]);
+    expect(Math.max(...Object.values(cluster.shares()))).toBe(1_000);
   });
 
   it('leaves nothing unowned and nobody above its share for any count of instruments and replicas', () => {
