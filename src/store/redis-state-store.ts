@@ -422,13 +422,17 @@ export class RedisStateStore implements StateStore {
   }
 }
 
-/** GET of many keys in one round trip; on a Cluster one command per key, as the keys span slots. */
+/** Keys a single MGET reads, so that one call does not hold Redis for long. */
+const MGET_KEYS = 1_000;
+
+/** The values of many keys in one round trip; on a Cluster one GET per key, as the keys span slots. */
 export async function getAll(client: RedisClient, keys: readonly string[]): Promise<(string | null)[]> {
   if (keys.length === 0) return [];
   if (client instanceof Cluster) return Promise.all(keys.map((key) => client.get(key)));
   const pipeline = client.pipeline();
-  for (const key of keys) pipeline.get(key);
-  return valuesOf(await pipeline.exec()) as (string | null)[];
+  for (let start = 0; start < keys.length; start += MGET_KEYS)
+    pipeline.mget(keys.slice(start, start + MGET_KEYS));
+  return (valuesOf(await pipeline.exec()) as (string | null)[][]).flat();
 }
 
 /** The per-write results of one script call: an array of 1 (written) and 0 (fenced), one per write. */

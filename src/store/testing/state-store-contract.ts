@@ -615,6 +615,20 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect((await store.readBook(BTC))?.version).toBe(5);
     });
 
+    it('reads the heads of thousands of instruments at once, each its own', async () => {
+      const instruments = Array.from({ length: 2_500 }, (_, i) => `m${i}_usdt`);
+      await store.write(
+        instruments.map((instrument, i) => ({ instrument, replace: true, head: head(instrument, i + 1) })),
+      );
+      const asked = instruments.flatMap((instrument, i) =>
+        i % 100 === 0 ? [instrument, `gone${i}_usdt`] : [instrument],
+      );
+      const heads = await store.readHeads(asked);
+      expect(heads.size).toBe(instruments.length);
+      for (const [i, instrument] of instruments.entries())
+        expect(heads.get(instrument)).toEqual(head(instrument, i + 1));
+    });
+
     it('applies a batch of hundreds of writes in order, deep books among them, each fenced on its own', async () => {
       const instruments = Array.from({ length: 150 }, (_, i) => `m${i}_usdt`);
       // Every third instrument's lease is held by another writer: its writes are fenced.
