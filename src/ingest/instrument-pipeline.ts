@@ -156,7 +156,7 @@ export class InstrumentPipeline {
    */
   tick(): void {
     const now = this.options.now();
-    this.handle(this.sync.tick(now));
+    if (this.sync.waitsOnTime) this.handle(this.sync.tick(now));
     if (
       this.feedUp &&
       this.sync.state === 'live' &&

@@ -359,6 +359,34 @@ describe('BookSynchronizer', () => {
     });
   });
 
+  describe('time', () => {
+    it('waits on time while not live, while a version is missing and while a check is pending', () => {
+      expect(new BookSynchronizer(INSTRUMENT, 0).waitsOnTime).toBe(true);
+      const sync = liveAt(10, { reorderWindowMs: 100, verifyWaitMs: 100 });
+      expect(sync.waitsOnTime).toBe(false);
+      sync.onStreamMessage(marked(12), 0);
+      expect(sync.waitsOnTime).toBe(true);
+      sync.onStreamMessage(marked(11), 0);
+      expect(sync.waitsOnTime).toBe(false);
+      sync.onRestSnapshot(snapshot(13, BASE), 0);
+      expect(sync.waitsOnTime).toBe(true);
+      // Healed from the pending snapshot itself.
+      expect(sync.tick(100)).toMatchObject({ reason: 'gap', state: 'live' });
+      expect(sync.book.version).toBe(13);
+      expect(sync.waitsOnTime).toBe(false);
+    });
+
+    it('changes nothing on a tick while it waits on nothing', () => {
+      const sync = liveAt(10, { reorderWindowMs: 100, verifyWaitMs: 100 });
+      sync.onStreamMessage(marked(11), 0);
+      expect(sync.waitsOnTime).toBe(false);
+      const counters = sync.counters;
+      expect(sync.tick(1e9)).toEqual({ action: 'none', reason: 'idle', state: 'live', bookChanged: false });
+      expect(sync.counters).toEqual(counters);
+      expect(sync.book.version).toBe(11);
+    });
+  });
+
   describe('verification against REST snapshots', () => {
     it('passes when a snapshot of the same version matches', () => {
       const sync = liveAt(10);

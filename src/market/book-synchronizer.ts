@@ -225,6 +225,14 @@ export class BookSynchronizer {
     return this.loading !== undefined;
   }
 
+  /**
+   * Whether time alone can change anything: a snapshot to ask for, a missing version or a pending
+   * check to give up on. Otherwise `tick` does nothing and need not be called.
+   */
+  get waitsOnTime(): boolean {
+    return this.currentState !== 'live' || this.held.size > 0 || this.pendingCheck !== undefined;
+  }
+
   /** Deltas waiting for a snapshot (not live) or for a missing version (live). */
   get waitingDeltas(): number {
     return this.buffer.size + this.held.size;
