@@ -24,6 +24,10 @@ import { describeMachine } from './machine';
  * CPU is the process's own (`process.cpuUsage`), user and system: what the writes cost the ingest
  * whatever else runs on the machine. Medians of the rounds; ratios against the first way.
  *
+ * Then Redis' side of deep replaces, what a start or a takeover writes: Redis' CPU (`INFO cpu`) a
+ * level for books of DEEP_LEVELS levels a side, written by the script and, as the peer, by a bare
+ * DEL and HSET per side from the client.
+ *
  *   node -r ./test/bench/swc-register.js test/bench/store-write-bench.ts [--instruments 200] [--rounds 5] [--flushes 50] [--full]
  */
 
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
         if (round >= 0) cpuPerWrite[way.name].push((used.user + used.system) / (flushes * instruments));
       }
     }
+    const deep = await deepReplaces(client, keys, rounds);
     const baseline = median(cpuPerWrite[WAYS[0].name]);
     process.stdout.write(
       [
@@ -100,6 +105,15 @@ async function main(): Promise<void> {
           return `| ${way.name} | ${median(samples).toFixed(1)} µs (${range}) | **${(median(samples) / baseline).toFixed(2)}** |`;
         }),
         '',
+        `Deep replaces: ${DEEP_BOOKS} books of ${DEEP_LEVELS} levels a side, ${rounds} rounds after one of warm-up`,
+        '',
+        '| writer | Redis CPU a level, median (min–max) | against a bare HSET |',
+        '| --- | ---: | ---: |',
+        ...Object.entries(deep).map(([writer, samples]) => {
+          const range = `${Math.min(...samples).toFixed(2)}–${Math.max(...samples).toFixed(2)}`;
+          return `| ${writer} | ${median(samples).toFixed(2)} µs (${range}) | **${(median(samples) / median(deep['bare HSET'])).toFixed(2)}** |`;
+        }),
+        '',
       ].join('\n'),
     );
   } finally {
@@ -107,6 +121,80 @@ async function main(): Promise<void> {
     subscriber.disconnect();
     await redis.stop();
   }
+}
+
+const DEEP_BOOKS = 100;
+const DEEP_LEVELS = 675;
+
+/** Redis' CPU microseconds a level of deep replaces, by writer, one sample a round. */
+async function deepReplaces(
+  client: Redis,
+  keys: StoreKeys,
+  rounds: number,
+): Promise<Record<string, number[]>> {
+  const side = (base: number, step: number): PriceLevel[] =>
+    Array.from({ length: DEEP_LEVELS }, (_, i) => [
+      (base + step * i * 0.01).toFixed(2),
+      `${1 + (i % 97)}.125`,
+    ]);
+  const bids = side(1000, -1);
+  const asks = side(1001, 1);
+  const instruments = Array.from({ length: DEEP_BOOKS }, (_, i) => `deep${i}_usdt`);
+  const writers: Record<string, () => Promise<unknown>> = {
+    'the write script': () =>
+      INSTRUMENT_WRITE_SCRIPT.runAll(
+        client,
+        instrumentWriteCalls(
+          keys,
+          instruments.map((instrument) => ({
+            instrument,
+            replace: true,
+            head: {
+              instrument,
+              bookVersion: 1,
+              bookUpdatedAt: 1,
+              syncState: 'live',
+              stats: EMPTY_STATS,
+              tradesRevision: 0,
+              tradeFeed: 'live',
+              lastEventAt: 1,
+              confirmedAt: 1,
+            },
+            levels: { bids, asks },
+          })),
+        ).map(({ call }) => call),
+      ),
+    'bare HSET': () => {
+      const pipeline = client.pipeline();
+      for (const instrument of instruments) {
+        const { bids: bidKey, asks: askKey } = keys.instrument(instrument);
+        pipeline.del(bidKey, askKey);
+        pipeline.hset(bidKey, ...bids.flat());
+        pipeline.hset(askKey, ...asks.flat());
+      }
+      return pipeline.exec();
+    },
+  };
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(writers).map((name) => [name, []]),
+  );
+  const names = Object.keys(writers);
+  for (let round = -1; round < rounds; round++) {
+    for (let turn = 0; turn < names.length; turn++) {
+      const name = names[(turn + Math.max(round, 0)) % names.length];
+      const before = await redisCpuSeconds(client);
+      await writers[name]();
+      const used = (await redisCpuSeconds(client)) - before;
+      if (round >= 0) samples[name].push((used * 1e6) / (DEEP_BOOKS * DEEP_LEVELS * 2));
+    }
+  }
+  return samples;
+}
+
+async function redisCpuSeconds(client: Redis): Promise<number> {
+  const info = await client.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 /** One flush of the ingest under a burst: every instrument changed a few levels and traded once. */
