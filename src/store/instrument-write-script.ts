@@ -31,6 +31,12 @@ local channel = ARGV[1]
 local sortedSet = ARGV[2] == 'sorted-set'
 ${TRADE_MINUTES_LUA}
 
+-- A hash of more fields than hash-max-listpack-entries (512 by default) ends as a hash table, but
+-- Redis 7.0 (later releases convert up front) fills it as a listpack first, searching all of it for
+-- every field it adds; a value longer than hash-max-listpack-value (64 by default) converts at once.
+local LISTPACK_ENTRIES = 512
+local HASHTABLE_NOW = string.rep('-', 1024)
+
 -- unpack() is bounded by the Lua stack, so long lists go to Redis in chunks.
 local CHUNK = 2000
 local function send(command, key, list)
@@ -53,7 +59,10 @@ local function applyLevels(key, packed, replace)
       removed[#removed + 1] = price
     end
   end
+  local early = replace and #set > 2 * LISTPACK_ENTRIES
+  if early then redis.call('HSET', key, '', HASHTABLE_NOW) end
   send('HSET', key, set)
+  if early then redis.call('HDEL', key, '') end
   send('HDEL', key, removed)
 end
 
@@ -71,7 +80,8 @@ local function apply(lease, bids, asks, trades, minutes, head, fence, replace, h
     return 0
   end
   if replace then
-    redis.call('DEL', bids, asks, trades, minutes)
+    -- Freed off Redis' main thread: a deep book's levels are many allocations.
+    redis.call('UNLINK', bids, asks, trades, minutes)
   elseif not sortedSet then
     migrateSortedSet(trades, minutes)
   end
