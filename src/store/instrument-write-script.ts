@@ -59,7 +59,7 @@ local function applyLevels(key, packed, replace)
       removed[#removed + 1] = price
     end
   end
-  local early = replace and #set > 2 * LISTPACK_ENTRIES
+  local early = #set > 2 * LISTPACK_ENTRIES
   if early then redis.call('HSET', key, '', HASHTABLE_NOW) end
   send('HSET', key, set)
   if early then redis.call('HDEL', key, '') end
