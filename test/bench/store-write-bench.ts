@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   }
 }
 
-const DEEP_BOOKS = 100;
+const DEEP_BOOKS = 50;
 const DEEP_LEVELS = 675;
 
 /** Redis' CPU microseconds a level of deep replaces, by writer, one sample a round. */
