@@ -65,8 +65,8 @@ import { describeMachine } from './machine';
  */
 
 /** The targets. */
-const TARGET_LAG_P99_MS = 250;
-const TARGET_INGEST_CORES = 0.5;
+const TARGET_LAG_P99_MS = 150;
+const TARGET_INGEST_CORES = 0.25;
 
 /**
  * A ticker state whose prices were shown this shortly before it, or come back this shortly after
