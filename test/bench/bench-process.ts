@@ -1,3 +1,4 @@
+import type Redis from 'ioredis';
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -111,6 +112,14 @@ export class MainProcess {
 export function processCpuSeconds(pid: number): number {
   const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Redis' CPU time so far, in seconds: user and system of all its threads (`INFO cpu`). */
+export async function redisCpuSeconds(client: Redis): Promise<number> {
+  const info = await client.info('cpu');
+  const field = (name: string): number =>
+    Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 /** The fields of /proc/{pid}/stat after the command name (Linux): utime and stime, the 14th and 15th of the line, at 11 and 12. */

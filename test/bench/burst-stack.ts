@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-import { freePort, gatewayEnv, MainProcess, progress, sleep } from './bench-process';
+import { freePort, gatewayEnv, MainProcess, progress, redisCpuSeconds, sleep } from './bench-process';
 import { EmittedTop, StoredVersion, topKey } from './freshness-matching';
 
 /**
@@ -112,12 +112,7 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
       await subscriber.subscribe(CHANGES_CHANNEL);
       return stored;
     },
-    redisCpuSeconds: async () => {
-      const info = await admin.info('cpu');
-      const field = (name: string): number =>
-        Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
-      return field('used_cpu_user') + field('used_cpu_sys');
-    },
+    redisCpuSeconds: () => redisCpuSeconds(admin),
     stop,
   };
 }

@@ -13,6 +13,7 @@ import {
   leastHeapUsedBytes,
   MainProcess,
   progress,
+  redisCpuSeconds,
   sleep,
   startSandboxProcess,
 } from './bench-process';
@@ -233,7 +234,7 @@ async function scaleRun(
     const profileStart = monotonicMicros();
     ingestPids = ingest.map((replica) => replica.process.pid);
     const sandboxCpuBefore = sandbox.process.cpuSeconds();
-    const redisCpuBefore = redisCounters(await admin.info('cpu')).cpuSeconds;
+    const redisCpuBefore = await redisCpuSeconds(admin);
     let listed = 0;
     let lastReportAt = performance.now();
     for (;;) {
@@ -261,7 +262,7 @@ async function scaleRun(
     profileWindow = { start: profileStart, end: monotonicMicros() };
     const ingestCpuSeconds = ingest.reduce((total, replica) => total + replica.process.cpuSeconds(), 0);
     const sandboxCpuSeconds = sandbox.process.cpuSeconds() - sandboxCpuBefore;
-    const redisCpuSeconds = redisCounters(await admin.info('cpu')).cpuSeconds - redisCpuBefore;
+    const redisCpuToReady = (await redisCpuSeconds(admin)) - redisCpuBefore;
     progress(`scale ${markets}: ready in ${Math.round(readyMs)} ms; settling`);
     const ingestMemory = await Promise.all(
       ingest.map(async (replica) => ({
@@ -294,7 +295,7 @@ async function scaleRun(
       readyMs,
       ingestCpuSeconds,
       sandboxCpuSeconds,
-      redisCpuSeconds,
+      redisCpuSeconds: redisCpuToReady,
       sandboxWarmUpMs,
       ingest: ingestMemory,
       api: apiMemory,
@@ -339,7 +340,8 @@ async function steadyCost(
   const read = async () => ({
     ingest: ingest.reduce((total, replica) => total + replica.cpuSeconds(), 0),
     api: api.cpuSeconds(),
-    redis: redisCounters(await admin.info('all')),
+    redisCpu: await redisCpuSeconds(admin),
+    redisCommands: await redisCommands(admin),
   });
   const before = await read();
   await sleep(STEADY_MS);
@@ -348,17 +350,17 @@ async function steadyCost(
   return {
     ingestCores: (after.ingest - before.ingest) / seconds,
     apiCores: (after.api - before.api) / seconds,
-    redisCores: (after.redis.cpuSeconds - before.redis.cpuSeconds) / seconds,
-    redisCommandsPerSecond: (after.redis.commands - before.redis.commands) / seconds,
+    redisCores: (after.redisCpu - before.redisCpu) / seconds,
+    redisCommandsPerSecond: (after.redisCommands - before.redisCommands) / seconds,
   };
 }
 
-/** Redis' CPU seconds (`INFO cpu`, main thread and children) and its commands run (`INFO commandstats`). */
-function redisCounters(info: string): { cpuSeconds: number; commands: number } {
-  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+/** The commands Redis has run so far (`INFO commandstats`, those run by scripts included). */
+async function redisCommands(admin: Redis): Promise<number> {
   let commands = 0;
-  for (const match of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) commands += Number(match[1]);
-  return { cpuSeconds: field('used_cpu_sys') + field('used_cpu_user'), commands };
+  for (const match of (await admin.info('commandstats')).matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm))
+    commands += Number(match[1]);
+  return commands;
 }
 
 async function usedMemory(admin: Redis): Promise<number> {

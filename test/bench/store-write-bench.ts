@@ -6,7 +6,9 @@ import { parseChangeNotice } from '../../src/store/change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
+import { head } from '../../src/store/testing/state-store-contract';
 import { startRedisServer } from '../support/redis-server';
+import { redisCpuSeconds } from './bench-process';
 import { describeMachine } from './machine';
 
 /**
@@ -149,17 +151,7 @@ async function deepReplaces(
           instruments.map((instrument) => ({
             instrument,
             replace: true,
-            head: {
-              instrument,
-              bookVersion: 1,
-              bookUpdatedAt: 1,
-              syncState: 'live',
-              stats: EMPTY_STATS,
-              tradesRevision: 0,
-              tradeFeed: 'live',
-              lastEventAt: 1,
-              confirmedAt: 1,
-            },
+            head: head(instrument, 1),
             levels: { bids, asks },
           })),
         ).map(({ call }) => call),
@@ -189,12 +181,6 @@ async function deepReplaces(
     }
   }
   return samples;
-}
-
-async function redisCpuSeconds(client: Redis): Promise<number> {
-  const info = await client.info('cpu');
-  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
-  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 /** One flush of the ingest under a burst: every instrument changed a few levels and traded once. */
