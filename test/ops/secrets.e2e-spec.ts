@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { LoginSessions, RunningSandbox } from 'sandbox-exchange';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { startTestSandbox } from '../support/start-test-sandbox';
-import { GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
+import { expectCleanExit, GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
 
 jest.setTimeout(90_000);
 
@@ -102,7 +102,7 @@ describe('credentials and tokens never leave the process (real build against the
 
   async function stop(run: GatewayRun): Promise<void> {
     run.signal('SIGTERM');
-    expect(await run.ending()).toMatchObject({ code: 0 });
+    await expectCleanExit(run);
   }
 
   it('logs in, loses its connections and sessions, and shows none of the password and tokens', async () => {

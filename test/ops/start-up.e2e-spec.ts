@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, Server } from 'node:net';
 import Redis from 'ioredis';
 import { freePort, startRedisServer, TestRedisServer } from '../support/redis-server';
-import { GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
+import { expectCleanExit, GatewayRun, runGateway, waitForStatus } from './support/gateway-run';
 
 jest.setTimeout(90_000);
 
@@ -62,7 +62,7 @@ describe('start-up output of the real build', () => {
     await until(() => readyLines().length > 0, run, 60_000);
     await waitForStatus(run, '/health/ready', 200, 30_000);
     run.signal('SIGTERM');
-    expect(await run.ending()).toMatchObject({ code: 0 });
+    await expectCleanExit(run);
 
     const lines = jsonLines(run.stdout());
     expect(jsonLines(run.stderr())).toEqual([]);
@@ -155,7 +155,7 @@ describe('start-up output of the real build', () => {
         60_000,
       );
       run.signal('SIGTERM');
-      expect(await run.ending()).toMatchObject({ code: 0 });
+      await expectCleanExit(run);
       expect(jsonLines(run.stderr())).toEqual([]);
       expect(jsonLines(run.stdout())).toContainEqual(
         expect.objectContaining({

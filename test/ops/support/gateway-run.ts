@@ -66,6 +66,14 @@ export async function runGateway(env: Record<string, string>): Promise<GatewayRu
   };
 }
 
+/** Waits for `run` to end; fails with its last output lines unless it exited with status 0. */
+export async function expectCleanExit(run: GatewayRun): Promise<void> {
+  const { code, signal, lastLines } = await run.ending();
+  if (code !== 0) {
+    throw new Error(`exited with status ${code} (signal ${signal}); last lines:\n${lastLines.join('\n')}`);
+  }
+}
+
 /** Polls `url` until it answers with `status`; fails after `timeoutMs` with what the process printed. */
 export async function waitForStatus(
   run: GatewayRun,
