@@ -15,7 +15,7 @@ import {
 
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
 /** How trades are stored: packed per minute, or the sorted set that versions before it read. */
-export const TRADE_LAYOUTS = ['minutes', 'sorted-set'] as const;
+export const TRADE_LAYOUTS = ['open-minute', 'minutes', 'sorted-set'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
 
 /** A non-negative decimal in plain notation. */
@@ -230,11 +230,11 @@ export class AppConfig {
   REDIS_PREFIX = 'mdg';
 
   /**
-   * The layout ingest replicas write trades in. `sorted-set` keeps the one of versions before the
-   * trade minutes, while such replicas still read it during a rolling upgrade.
+   * The layout ingest replicas write trades in. `minutes` and `sorted-set` keep those of earlier
+   * versions, while replicas of those versions still read them during a rolling upgrade.
    */
   @OneOf(TRADE_LAYOUTS)
-  REDIS_TRADE_LAYOUT: (typeof TRADE_LAYOUTS)[number] = 'minutes';
+  REDIS_TRADE_LAYOUT: (typeof TRADE_LAYOUTS)[number] = 'open-minute';
 
   // The upstream exchange: addresses, login and connections.
 

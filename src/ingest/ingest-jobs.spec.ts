@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/load-config';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
+import { wholeMinutesBefore } from '../store/trade-minutes';
 import { ingestJobs, IngestJobWork } from './ingest-jobs';
 import { OwnerRequest } from './owner-requests/owner-request';
 
@@ -54,7 +55,9 @@ describe('ingestJobs', () => {
 
   it('trims every market of the catalogue, hidden ones too, to 24 hours', async () => {
     await run('trade-trim');
-    expect(trimmed).toEqual([[['btc_usdt', 'hid_den', 'eth_usdt'], 1_800_000_000_000 - DAY_MS]]);
+    expect(trimmed).toEqual([
+      [['btc_usdt', 'hid_den', 'eth_usdt'], wholeMinutesBefore(1_800_000_000_000 - DAY_MS)],
+    ]);
   });
 
   it('refreshes the catalogue', async () => {

@@ -2,6 +2,7 @@ import { AppConfig } from '../config/app-config';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
 import { ScheduledJob } from '../scheduler/scheduled-job';
+import { wholeMinutesBefore } from '../store/trade-minutes';
 import { OwnerRequest } from './owner-requests/owner-request';
 
 export const CATALOG_REFRESH_JOB = 'catalog-refresh';
@@ -46,7 +47,7 @@ export function ingestJobs(config: AppConfig, work: IngestJobWork): ScheduledJob
       everyMs: config.TRADE_TRIM_INTERVAL_MS,
       run: async () => {
         const instruments = (await work.markets()).map((market) => market.instrument);
-        await work.trimTrades(instruments, work.now() - DAY_MS);
+        await work.trimTrades(instruments, wholeMinutesBefore(work.now() - DAY_MS));
       },
     },
   ];

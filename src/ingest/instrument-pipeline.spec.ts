@@ -444,6 +444,22 @@ describe('InstrumentPipeline newest known trade', () => {
     });
   });
 
+  it('trims the stored trades by whole minutes once they leave the window', () => {
+    const pipeline = open('live');
+    // now is a minute's start: the first trade is in the previous minute, the second 30 s into this one.
+    pipeline.addTrades([
+      { ...TRADE, id: '8', time: now - 1_000 },
+      { ...TRADE, id: '9', time: now + 30_000 },
+    ]);
+    expect(pipeline.takeWrite()).not.toHaveProperty('tradesBefore');
+    now += DAY + 40_000;
+    pipeline.tick();
+    const write = pipeline.takeWrite()!;
+    expect(write.head.stats).toMatchObject({ tradeCount: 0 });
+    // Both left the window, but only the minute of the first ended before its cut-off.
+    expect(write.tradesBefore).toBe(now - DAY - 40_000 - 1);
+  });
+
   it("takes Level 1's last traded price without a trade feed, none while it reports 0", () => {
     const pipeline = open('unavailable');
     pipeline.setLevel1('0', 0, '0', now);

@@ -6,6 +6,7 @@ import { MarketInfo } from '../market/market-info';
 import { MarketStats } from '../market/market-stats';
 import { Trade } from '../market/trade';
 import { TradeWindow } from '../market/trade-window';
+import { wholeMinutesBefore } from '../store/trade-minutes';
 import {
   InstrumentHead,
   InstrumentWrite,
@@ -168,7 +169,7 @@ export class InstrumentPipeline {
     const expiry = this.window.nextExpiry();
     if (expiry !== undefined && expiry <= now) {
       const before = this.window.size;
-      this.expiredBefore = this.window.expire(now);
+      this.expiredBefore = wholeMinutesBefore(this.window.expire(now));
       if (this.window.size !== before) this.tradesChanged();
     }
   }

@@ -8,6 +8,8 @@ describe('StoreKeys', () => {
       asks: 'mdg:{btc_usdt}:asks',
       trades: 'mdg:{btc_usdt}:trades',
       tradeMinutes: 'mdg:{btc_usdt}:trade-minutes',
+      tradeHistory: 'mdg:{btc_usdt}:trade-history',
+      tradeOpenMinute: 'mdg:{btc_usdt}:trade-open-minute',
       lease: 'mdg:{btc_usdt}:lease',
       leaseToken: 'mdg:{btc_usdt}:lease-token',
       writes: 'mdg:{btc_usdt}:writes',

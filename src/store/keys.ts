@@ -13,18 +13,25 @@ export interface InstrumentKeys {
   /** Hash: price -> amount of every ask level, canonical decimal text, unordered (readers sort). */
   readonly asks: string;
   /**
-   * The old layout of the stored trades, written by replicas that predate the trade minutes: a
-   * sorted set, score = trade time in Unix milliseconds, member = `id|side|price|amount` with side
-   * `b` (buy) or `s` (sell). Read while it exists (an older writer holds the instrument), moved into
-   * `tradeMinutes` by the next write of a newer writer, trimmed by either.
+   * The first layout of the stored trades (`REDIS_TRADE_LAYOUT=sorted-set`): a sorted set, score =
+   * trade time in Unix milliseconds, member = `id|side|price|amount` with side `b` (buy) or `s`
+   * (sell). Read while it exists (its writer holds the instrument), moved into the layout of the
+   * next write of another layout, trimmed by any.
    */
   readonly trades: string;
   /**
-   * Hash of the stored trades (the last 24 hours) packed per minute: field `{minute}` -> the
-   * minute's trades as lines `\n{id} {ms into the minute} {b|s} {price} {amount}`, and fields `n`,
-   * `lo`, `hi` (count, oldest and newest minute). See `trade-minutes.ts`.
+   * The second layout (`minutes`): a hash of the stored trades (the last 24 hours) packed per
+   * minute: field `{minute}` -> the minute's trades as lines `\n{id} {ms into the minute} {b|s}
+   * {price} {amount}`, and fields `n`, `lo`, `hi` (count, oldest and newest minute). See
+   * `trade-minutes.ts`. Read while it exists and `trades` does not; moved like `trades`.
    */
   readonly tradeMinutes: string;
+  /**
+   * The `open-minute` layout: the hash of `tradeMinutes` but for the open minute, plus fields
+   * `om`, `ot`, `oi`; and the open minute's lines as a string. See `trade-open-minute.ts`.
+   */
+  readonly tradeHistory: string;
+  readonly tradeOpenMinute: string;
   /**
    * String `{token}:{owner}`, set with an expiry by the instrument's single writer. A write carrying
    * a fence is applied only while this key holds exactly that token and owner.
@@ -107,6 +114,8 @@ export class StoreKeys {
       asks: `${base}:asks`,
       trades: `${base}:trades`,
       tradeMinutes: `${base}:trade-minutes`,
+      tradeHistory: `${base}:trade-history`,
+      tradeOpenMinute: `${base}:trade-open-minute`,
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
       writes: `${base}:writes`,

@@ -58,7 +58,7 @@ export interface RedisStateStoreOptions {
    * writes: an ingest replica needs no more, and would otherwise be sent back every notice it writes.
    */
   readonly instrumentNotices?: boolean;
-  /** Where writes put trades; `minutes` by default (see `REDIS_TRADE_LAYOUT`). */
+  /** Where writes put trades; `open-minute` by default (see `REDIS_TRADE_LAYOUT`). */
   readonly tradeLayout?: TradeLayout;
 }
 
@@ -114,7 +114,7 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger ?? new Logger(RedisStateStore.name);
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
     this.closeClient = options.closeClient ?? false;
-    this.tradeLayout = options.tradeLayout ?? 'minutes';
+    this.tradeLayout = options.tradeLayout ?? 'open-minute';
     this.changeListeners = new ListenerSet(this.reportListenerError);
     this.resetListeners = new ListenerSet(this.reportListenerError);
 

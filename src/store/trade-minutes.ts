@@ -15,6 +15,20 @@ export const MINUTE_MS = 60_000;
 export const MINUTE_COUNT_FIELD = 'n';
 export const OLDEST_MINUTE_FIELD = 'lo';
 export const NEWEST_MINUTE_FIELD = 'hi';
+/** The `open-minute` layout's open minute, its newest trade time and the ids of that time (`trade-open-minute.ts`). */
+export const OPEN_MINUTE_FIELD = 'om';
+export const OPEN_NEWEST_TIME_FIELD = 'ot';
+export const OPEN_NEWEST_IDS_FIELD = 'oi';
+
+/**
+ * The last millisecond of the last whole minute at or before `time`. Writers trim stored trades by
+ * whole minutes: a cut in a minute's middle makes the script read and rewrite that minute, and
+ * readers bound the 24-hour window by time themselves, so the minute of older trades kept is never
+ * served.
+ */
+export function wholeMinutesBefore(time: number): number {
+  return Math.floor((time + 1) / MINUTE_MS) * MINUTE_MS - 1;
+}
 
 /** The trades of one minute's text, in stored order (not sorted). */
 export function decodeMinute(text: string, minute: number, instrument: string, into: Trade[] = []): Trade[] {
@@ -38,17 +52,19 @@ export function decodeMinute(text: string, minute: number, instrument: string, i
   return into;
 }
 
-/** Whether a hash field names a minute (the others are the count and the bounds). */
+/** Whether a hash field names a minute (the others are counters and the open minute's bounds). */
 export function isMinuteField(field: string): boolean {
-  return field !== MINUTE_COUNT_FIELD && field !== OLDEST_MINUTE_FIELD && field !== NEWEST_MINUTE_FIELD;
+  return /^\d+$/.test(field);
 }
 
 /**
- * Lua shared by the scripts that change the minutes: `addTrades(minutes, list)` adds trades given
- * as `score id|side|price|amount ...` (the old sorted-set member, which is also what the write's
- * change message carries) skipping an id its minute already holds, and `trimMinutes(minutes,
- * before)` drops every trade with time <= before; both keep `n`, `lo` and `hi`, and return how
- * many trades they added or dropped.
+ * Lua shared by the scripts that change the minutes:
+ * - `addTrades(minutes, list)` adds trades given as `score id|side|price|amount ...` (the old
+ *   sorted-set member, which is also what the write's change message carries), skipping an id its
+ *   minute already holds; `parseTrades` and `addToMinutes` are its two halves.
+ * - `trimMinutes(minutes, before, open)` drops every trade with time <= before, `open` naming the
+ *   string of the open minute in the `open-minute` layout (`trade-open-minute.ts`), nil otherwise.
+ * Both keep `n`, `lo` and `hi`, and return how many trades they added or dropped.
  */
 export const TRADE_MINUTES_LUA = `
 local MINUTE = ${MINUTE_MS}
@@ -59,9 +75,9 @@ local function linesIn(text)
   return count
 end
 
--- The fields other than minutes (n, lo, hi) are not numbers.
-local function oldestMinute(minutes)
-  local lowest = nil
+-- The oldest minute field (the counters are not numbers), or the open minute when older.
+local function oldestMinute(minutes, openMinute)
+  local lowest = openMinute
   for _, field in ipairs(redis.call('HKEYS', minutes)) do
     local m = tonumber(field)
     if m and (lowest == nil or m < lowest) then lowest = m end
@@ -69,14 +85,25 @@ local function oldestMinute(minutes)
   return lowest
 end
 
-local function addTrades(minutes, list)
+-- Each trade as {minute, id, its line, time}, in the list's order.
+local function parseTrades(list)
+  local parsed = {}
+  for score, id, side, price, amount in string.gmatch(list, '(%S+) ([^|%s]+)|([bs])|([^|%s]+)|(%S+)') do
+    local time = tonumber(score)
+    local m = math.floor(time / MINUTE)
+    parsed[#parsed + 1] = { m, id,
+      '\\n' .. id .. ' ' .. string.format('%d', time - m * MINUTE) .. ' ' .. side .. ' ' .. price .. ' ' .. amount, time }
+  end
+  return parsed
+end
+
+local function addToMinutes(minutes, parsed)
   -- Per minute touched: its stored text, the lines to append and the ids they hold. The lines are
   -- joined once at the end: appending them one by one would copy a busy minute's text per trade.
   local stored, lines, ids, touched = {}, {}, {}, {}
   local added = 0
-  for score, id, side, price, amount in string.gmatch(list, '(%S+) ([^|%s]+)|([bs])|([^|%s]+)|(%S+)') do
-    local time = tonumber(score)
-    local m = math.floor(time / MINUTE)
+  for _, trade in ipairs(parsed) do
+    local m, id = trade[1], trade[2]
     if stored[m] == nil then
       stored[m] = redis.call('HGET', minutes, string.format('%d', m)) or ''
       lines[m], ids[m] = {}, {}
@@ -85,7 +112,7 @@ local function addTrades(minutes, list)
     if not ids[m][id] and not string.find(stored[m], '\\n' .. id .. ' ', 1, true) then
       ids[m][id] = true
       local into = lines[m]
-      into[#into + 1] = '\\n' .. id .. ' ' .. string.format('%d', time - m * MINUTE) .. ' ' .. side .. ' ' .. price .. ' ' .. amount
+      into[#into + 1] = trade[3]
       added = added + 1
     end
   end
@@ -112,11 +139,22 @@ local function addTrades(minutes, list)
   return added
 end
 
-local function trimMinutes(minutes, before)
+local function addTrades(minutes, list)
+  return addToMinutes(minutes, parseTrades(list))
+end
+
+-- The open minute given up (\`trade-open-minute.ts\`): its string and the fields that describe it.
+local function closeOpenMinute(minutes, open)
+  redis.call('DEL', open)
+  redis.call('HDEL', minutes, '${OPEN_MINUTE_FIELD}', '${OPEN_NEWEST_TIME_FIELD}', '${OPEN_NEWEST_IDS_FIELD}')
+end
+
+local function trimMinutes(minutes, before, open)
   local lo = tonumber(redis.call('HGET', minutes, '${OLDEST_MINUTE_FIELD}'))
   if lo == nil then return 0 end
   local cut = math.floor(before / MINUTE)
   if cut < lo then return 0 end
+  local openMinute = open and tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
   local dropped = 0
   if cut > lo then
     for _, field in ipairs(redis.call('HKEYS', minutes)) do
@@ -127,8 +165,14 @@ local function trimMinutes(minutes, before)
       end
     end
   end
+  if openMinute and openMinute < cut then
+    dropped = dropped + linesIn(redis.call('GET', open) or '')
+    closeOpenMinute(minutes, open)
+  end
+  -- The minute the cut falls in keeps its trades after it.
+  local inOpen = openMinute == cut
   local field = string.format('%d', cut)
-  local text = redis.call('HGET', minutes, field)
+  local text = inOpen and redis.call('GET', open) or redis.call('HGET', minutes, field)
   if text then
     local last = before - cut * MINUTE
     local kept, gone = {}, 0
@@ -137,7 +181,10 @@ local function trimMinutes(minutes, before)
     end
     if gone > 0 then
       dropped = dropped + gone
-      if #kept > 0 then redis.call('HSET', minutes, field, table.concat(kept)) else redis.call('HDEL', minutes, field) end
+      if #kept > 0 and inOpen then redis.call('SET', open, table.concat(kept))
+      elseif #kept > 0 then redis.call('HSET', minutes, field, table.concat(kept))
+      elseif inOpen then closeOpenMinute(minutes, open)
+      else redis.call('HDEL', minutes, field) end
     end
   end
   if dropped == 0 then return 0 end
@@ -145,19 +192,25 @@ local function trimMinutes(minutes, before)
   if left <= 0 then
     redis.call('DEL', minutes)
   else
-    redis.call('HSET', minutes, '${OLDEST_MINUTE_FIELD}', string.format('%d', oldestMinute(minutes)))
+    openMinute = open and tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
+    redis.call('HSET', minutes, '${OLDEST_MINUTE_FIELD}', string.format('%d', oldestMinute(minutes, openMinute)))
   end
   return dropped
 end
 
--- The old layout (a sorted set, score = time, member = id|side|price|amount) moved into the minutes.
-local function migrateSortedSet(trades, minutes)
-  if redis.call('EXISTS', trades) == 0 then return end
+-- The old layout (a sorted set, score = time, member = id|side|price|amount) as addTrades takes it.
+local function sortedSetList(trades)
   local flat = redis.call('ZRANGE', trades, 0, -1, 'WITHSCORES')
   local list = {}
   for i = 1, #flat, 2 do list[#list + 1] = flat[i + 1] .. ' ' .. flat[i] end
+  return table.concat(list, ' ')
+end
+
+-- The old layout moved into the minutes.
+local function migrateSortedSet(trades, minutes)
+  if redis.call('EXISTS', trades) == 0 then return end
   redis.call('DEL', minutes)
-  addTrades(minutes, table.concat(list, ' '))
+  addTrades(minutes, sortedSetList(trades))
   redis.call('DEL', trades)
 end
 `;

@@ -138,7 +138,7 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     head: await usage(first.head),
     bids: await usage(first.bids),
     asks: await usage(first.asks),
-    trades: await usage(first.tradeMinutes),
+    trades: (await usage(first.tradeHistory)) + (await usage(first.tradeOpenMinute)),
   };
   const oldLayoutTrades = await measureOldLayout(admin, marketState(0, 0, testCase.trades, now).trades);
   const env = {

@@ -459,7 +459,7 @@ describe('production value set', () => {
         UPSTREAM_BASE_URL: 'https://exchange.example.com/trading',
         UPSTREAM_WS_URL: 'wss://exchange.example.com',
         REDIS_PREFIX: 'mdg-prod',
-        REDIS_TRADE_LAYOUT: 'minutes',
+        REDIS_TRADE_LAYOUT: 'open-minute',
         LOG_LEVEL: 'warn',
         FLUSH_INTERVAL_MS: '200',
         CATALOG_REFRESH_MS: '120000',

@@ -103,16 +103,22 @@ describe('RedisStateStore in Redis', () => {
       `${p}:{${BTC}}:asks`,
       `${p}:{${BTC}}:bids`,
       `${p}:{${BTC}}:head`,
-      `${p}:{${BTC}}:trade-minutes`,
+      `${p}:{${BTC}}:trade-history`,
+      `${p}:{${BTC}}:trade-open-minute`,
     ]);
     expect(await set.admin.exists(`${p}:epoch`)).toBe(1);
     expect(await set.admin.hgetall(`${p}:{${BTC}}:bids`)).toEqual({ '99.5': '1', '99': '2' });
-    expect(await set.admin.hgetall(`${p}:{${BTC}}:trade-minutes`)).toEqual({
-      '0': '\n7 1000 b 27000.5 0.25\n8 1001 s 27000.5 0.25',
+    expect(await set.admin.hgetall(`${p}:{${BTC}}:trade-history`)).toEqual({
       n: '2',
       lo: '0',
       hi: '0',
+      om: '0',
+      ot: '1001',
+      oi: '8',
     });
+    expect(await set.admin.get(`${p}:{${BTC}}:trade-open-minute`)).toBe(
+      '\n7 1000 b 27000.5 0.25\n8 1001 s 27000.5 0.25',
+    );
     expect(JSON.parse((await set.admin.get(`${p}:{${BTC}}:head`)) ?? 'null')).toEqual(head(BTC, 1));
     expect(JSON.parse((await set.admin.get(`${p}:catalog`)) ?? 'null')).toEqual({
       markets: [],
