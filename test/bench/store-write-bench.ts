@@ -3,10 +3,16 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EMPTY_STATS } from '../../src/market/market-stats';
 import { parseChangeNotice } from '../../src/store/change-notice';
-import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from '../../src/store/instrument-write-script';
+import { Trade } from '../../src/market/trade';
+import {
+  INSTRUMENT_WRITE_SCRIPT,
+  instrumentWriteCalls,
+  TradeLayout,
+} from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
 import { head } from '../../src/store/testing/state-store-contract';
+import { MINUTE_MS, wholeMinutesBefore } from '../../src/store/trade-minutes';
 import { startRedisServer } from '../support/redis-server';
 import { redisCpuSeconds } from './bench-process';
 import { describeMachine } from './machine';
@@ -29,6 +35,11 @@ import { describeMachine } from './machine';
  * Then Redis' side of deep replaces, what a start or a takeover writes: Redis' CPU (`INFO cpu`) a
  * level for books of DEEP_LEVELS levels a side, written by the script and, as the peer, by a bare
  * DEL and HSET per side from the client.
+ *
+ * Then Redis' side of a busy market's trades once its window is full: Redis' CPU a write adding
+ * one trade, TRADES_A_SECOND a second, to instruments holding TRADE_MINUTES minutes at that rate,
+ * the window trimmed with each write, in each trade layout; against the sorted set, where a write
+ * handles the trades it adds alone.
  *
  *   node -r ./test/bench/swc-register.js test/bench/store-write-bench.ts [--instruments 200] [--rounds 5] [--flushes 50] [--full]
  */
@@ -93,6 +104,7 @@ async function main(): Promise<void> {
       }
     }
     const deep = await deepReplaces(client, keys, rounds);
+    const steady = await steadyTrades(client, keys, rounds);
     const baseline = median(cpuPerWrite[WAYS[0].name]);
     process.stdout.write(
       [
@@ -114,6 +126,15 @@ async function main(): Promise<void> {
         ...Object.entries(deep).map(([writer, samples]) => {
           const range = `${Math.min(...samples).toFixed(2)}–${Math.max(...samples).toFixed(2)}`;
           return `| ${writer} | ${median(samples).toFixed(2)} µs (${range}) | **${(median(samples) / median(deep['bare HSET'])).toFixed(2)}** |`;
+        }),
+        '',
+        `A busy market's trades: ${STEADY_INSTRUMENTS} instruments, each adding ${TRADES_A_SECOND} trades a second (one a write) to ${TRADE_MINUTES} minutes of them, trimmed with each write; ${rounds} rounds after one of warm-up`,
+        '',
+        '| layout, trim | Redis CPU a write, median (min–max) | against the sorted set |',
+        '| --- | ---: | ---: |',
+        ...Object.entries(steady).map(([way, samples]) => {
+          const range = `${Math.min(...samples).toFixed(1)}–${Math.max(...samples).toFixed(1)}`;
+          return `| ${way} | ${median(samples).toFixed(1)} µs (${range}) | **${(median(samples) / median(steady[STEADY_PEER])).toFixed(2)}** |`;
         }),
         '',
       ].join('\n'),
@@ -178,6 +199,89 @@ async function deepReplaces(
       await writers[name]();
       const used = (await redisCpuSeconds(client)) - before;
       if (round >= 0) samples[name].push((used * 1e6) / (DEEP_BOOKS * DEEP_LEVELS * 2));
+    }
+  }
+  return samples;
+}
+
+const STEADY_INSTRUMENTS = 20;
+const TRADES_A_SECOND = 20;
+const TRADE_MINUTES = 10;
+const STEADY_FLUSHES = 50;
+const STEADY_PEER = 'sorted-set, to the trade';
+
+/**
+ * Redis' CPU microseconds a write of a busy market with a full window, by layout and trim, one
+ * sample a round. Each way has instruments of its own and goes on in time from its last round.
+ */
+async function steadyTrades(
+  client: Redis,
+  keys: StoreKeys,
+  rounds: number,
+): Promise<Record<string, number[]>> {
+  const ways: { name: string; layout: TradeLayout; trim: (cutOff: number) => number }[] = [
+    { name: STEADY_PEER, layout: 'sorted-set', trim: (cutOff) => cutOff },
+    { name: 'minutes, to the trade (before)', layout: 'minutes', trim: (cutOff) => cutOff },
+    { name: 'minutes, whole minutes', layout: 'minutes', trim: wholeMinutesBefore },
+    { name: 'open-minute, to the trade', layout: 'open-minute', trim: (cutOff) => cutOff },
+    { name: 'open-minute, whole minutes (as written)', layout: 'open-minute', trim: wholeMinutesBefore },
+  ];
+  const spacing = 1000 / TRADES_A_SECOND;
+  const windowMs = TRADE_MINUTES * MINUTE_MS;
+  // Half a minute into the newest minute, so the open one holds half a minute of trades.
+  const start = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - windowMs + MINUTE_MS / 2;
+  let nextId = 0;
+  const tradeAt = (instrument: string, time: number): Trade => ({
+    id: String(nextId++),
+    instrument,
+    price: '101.3',
+    amount: '0.01',
+    side: 'buy',
+    time,
+  });
+  const state = ways.map((way, index) => {
+    const instruments = Array.from({ length: STEADY_INSTRUMENTS }, (_, i) => `steady${index}x${i}_usdt`);
+    return { way, instruments, time: start + windowMs, version: 1 };
+  });
+  for (const { way, instruments } of state) {
+    const writes = instruments.map((instrument) => ({
+      instrument,
+      replace: true,
+      head: head(instrument, 1),
+      tradesAdded: Array.from({ length: windowMs / spacing }, (_, k) =>
+        tradeAt(instrument, start + k * spacing),
+      ),
+    }));
+    const calls = instrumentWriteCalls(keys, writes, { tradeLayout: way.layout });
+    await INSTRUMENT_WRITE_SCRIPT.runAll(
+      client,
+      calls.map(({ call }) => call),
+    );
+  }
+  const samples: Record<string, number[]> = Object.fromEntries(ways.map((way) => [way.name, []]));
+  for (let round = -1; round < rounds; round++) {
+    for (let turn = 0; turn < state.length; turn++) {
+      const current = state[(turn + Math.max(round, 0)) % state.length];
+      const before = await redisCpuSeconds(client);
+      for (let flush = 0; flush < STEADY_FLUSHES; flush++) {
+        current.version++;
+        const time = current.time;
+        current.time += spacing;
+        const writes = current.instruments.map((instrument) => ({
+          instrument,
+          replace: false,
+          head: head(instrument, current.version),
+          tradesAdded: [tradeAt(instrument, time)],
+          tradesBefore: current.way.trim(time - windowMs),
+        }));
+        const calls = instrumentWriteCalls(keys, writes, { tradeLayout: current.way.layout });
+        await INSTRUMENT_WRITE_SCRIPT.runAll(
+          client,
+          calls.map(({ call }) => call),
+        );
+      }
+      const used = (await redisCpuSeconds(client)) - before;
+      if (round >= 0) samples[current.way.name].push((used * 1e6) / (STEADY_FLUSHES * STEADY_INSTRUMENTS));
     }
   }
   return samples;
