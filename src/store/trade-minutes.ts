@@ -1,11 +1,12 @@
 import { Trade } from '../market/trade';
 
 /**
- * The stored trades of an instrument packed per minute: a hash (`InstrumentKeys.tradeMinutes`)
- * whose field `{minute}` (Unix milliseconds / 60,000, floored) holds the trades of that minute as
- * one text, each trade a line `\n{id} {ms into the minute} {b|s} {price} {amount}`, in the order
- * they were added. Three more fields: `n` the number of trades held, `lo` and `hi` the oldest and
- * newest minute held. The hash is deleted when it holds no trade.
+ * The stored trades of an instrument packed per minute: a hash (`InstrumentKeys.tradeMinutes`, or
+ * `tradeHistory` with the open minute apart, `trade-open-minute.ts`) whose field `{minute}` (Unix
+ * milliseconds / 60,000, floored) holds the trades of that minute as one text, each trade a line
+ * `\n{id} {ms into the minute} {b|s} {price} {amount}`, in the order they were added. Three more
+ * fields: `n` the number of trades held, `lo` and `hi` the oldest and newest minute held. The hash
+ * is deleted when it holds no trade.
  *
  * A sorted-set member per trade costs Redis about 137 bytes; a line in a minute's text about 40,
  * and the hash's own cost per field is shared by a minute of trades (BENCHMARKS.md).
