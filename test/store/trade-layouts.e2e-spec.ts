@@ -30,6 +30,7 @@ function pooled(id: number, instrument: string): Trade {
   });
 }
 
+/** The layouts in the order they came (TRADE_LAYOUTS lists the newest first). */
 const layoutOrder = (layout: TradeLayout): number => [...TRADE_LAYOUTS].reverse().indexOf(layout);
 
 type Step =
