@@ -14,7 +14,7 @@ import {
 } from './setting-rules';
 
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
-/** How trades are stored: packed per minute, or the sorted set that versions before it read. */
+/** How trades are stored: per minute with the open one apart, or as earlier versions read them. */
 export const TRADE_LAYOUTS = ['open-minute', 'minutes', 'sorted-set'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
 
