@@ -32,11 +32,18 @@ local function newestOf(text, minute)
       ids[#ids + 1] = id
     end
   end
-  return newest, table.concat(ids, ' ')
+  return newest, ids
+end
+
+-- A table of ids -> true, for lookups that do not grow with a burst of trades of one time.
+local function idSet(ids)
+  local set = {}
+  for _, id in ipairs(ids) do set[id] = true end
+  return set
 end
 
 -- Moves the open minute's string into the hash and what the hash holds of minute into the string.
--- Returns the newest time, its ids and the text of the minute opened.
+-- Returns the newest time, the list of its ids and the text of the minute opened.
 local function openMinute(minutes, open, minute)
   local closing = redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}')
   if closing then
@@ -47,7 +54,7 @@ local function openMinute(minutes, open, minute)
   local held = redis.call('HGET', minutes, field)
   if not held then
     redis.call('DEL', open)
-    return nil, '', ''
+    return nil, {}, ''
   end
   redis.call('HDEL', minutes, field)
   redis.call('SET', open, held)
@@ -64,7 +71,9 @@ local function appendTrades(minutes, open, list)
   end
   local state = redis.call('HMGET', minutes, '${OPEN_MINUTE_FIELD}', '${OPEN_NEWEST_TIME_FIELD}',
     '${OPEN_NEWEST_IDS_FIELD}', '${OLDEST_MINUTE_FIELD}', '${NEWEST_MINUTE_FIELD}')
-  local om, newest, newestIds = tonumber(state[1]), tonumber(state[2]), state[3] or ''
+  local om, newest, newestIds = tonumber(state[1]), tonumber(state[2]), {}
+  for id in string.gmatch(state[3] or '', '%S+') do newestIds[#newestIds + 1] = id end
+  local isNewest = nil
   local lo, hi = tonumber(state[4]), tonumber(state[5])
   -- The open minute's text, read only for a trade older than its newest.
   local text = nil
@@ -81,10 +90,14 @@ local function appendTrades(minutes, open, list)
     elseif not seen[id] then
       local new
       if newest == nil or time > newest then
-        new, newest, newestIds = true, time, id
+        new, newest, newestIds, isNewest = true, time, { id }, nil
       elseif time == newest then
-        new = not string.find(' ' .. newestIds .. ' ', ' ' .. id .. ' ', 1, true)
-        if new then newestIds = newestIds .. ' ' .. id end
+        isNewest = isNewest or idSet(newestIds)
+        new = not isNewest[id]
+        if new then
+          newestIds[#newestIds + 1] = id
+          isNewest[id] = true
+        end
       else
         text = text or redis.call('GET', open) or ''
         new = not string.find(text, '\\n' .. id .. ' ', 1, true)
@@ -100,7 +113,7 @@ local function appendTrades(minutes, open, list)
     fields[#fields + 1] = '${OPEN_NEWEST_TIME_FIELD}'
     fields[#fields + 1] = string.format('%d', newest)
     fields[#fields + 1] = '${OPEN_NEWEST_IDS_FIELD}'
-    fields[#fields + 1] = newestIds
+    fields[#fields + 1] = table.concat(newestIds, ' ')
   end
   if #lines > 0 then
     redis.call('APPEND', open, table.concat(lines))
