@@ -8,6 +8,7 @@ import {
   INSTRUMENT_WRITE_SCRIPT,
   instrumentWriteCalls,
   TradeLayout,
+  WriteCallOptions,
 } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
@@ -81,28 +82,19 @@ async function main(): Promise<void> {
     let version = 0;
     const flush = async (way: Way): Promise<void> => {
       version++;
-      const calls = instrumentWriteCalls(keys, burstFlush(instruments, version), way);
-      await INSTRUMENT_WRITE_SCRIPT.runAll(
-        client,
-        calls.map(({ call }) => call),
-      );
+      await writeAll(client, keys, burstFlush(instruments, version), way);
     };
-    const cpuPerWrite: Record<string, number[]> = Object.fromEntries(WAYS.map((way) => [way.name, []]));
-    for (let round = -1; round < rounds; round++) {
-      // Each round starts with another way, so that none always follows the same one.
-      for (let turn = 0; turn < WAYS.length; turn++) {
-        const way = WAYS[(turn + Math.max(round, 0)) % WAYS.length];
-        if (way.hearsNotices) await subscriber.subscribe(keys.changes);
-        heard = 0;
-        const before = process.cpuUsage();
-        for (let i = 0; i < flushes; i++) await flush(way);
-        // The notices of the last flush are still arriving: they are part of its cost.
-        if (way.hearsNotices) while (heard < flushes * instruments) await new Promise(setImmediate);
-        const used = process.cpuUsage(before);
-        if (way.hearsNotices) await subscriber.unsubscribe(keys.changes);
-        if (round >= 0) cpuPerWrite[way.name].push((used.user + used.system) / (flushes * instruments));
-      }
-    }
+    const cpuPerWrite = await takingTurns(WAYS, rounds, async (way) => {
+      if (way.hearsNotices) await subscriber.subscribe(keys.changes);
+      heard = 0;
+      const before = process.cpuUsage();
+      for (let i = 0; i < flushes; i++) await flush(way);
+      // The notices of the last flush are still arriving: they are part of its cost.
+      if (way.hearsNotices) while (heard < flushes * instruments) await new Promise(setImmediate);
+      const used = process.cpuUsage(before);
+      if (way.hearsNotices) await subscriber.unsubscribe(keys.changes);
+      return (used.user + used.system) / (flushes * instruments);
+    });
     const deep = await deepReplaces(client, keys, rounds);
     const steady = await steadyTrades(client, keys, rounds);
     const baseline = median(cpuPerWrite[WAYS[0].name]);
@@ -165,17 +157,15 @@ async function deepReplaces(
   const instruments = Array.from({ length: DEEP_BOOKS }, (_, i) => `deep${i}_usdt`);
   const writers: Record<string, () => Promise<unknown>> = {
     'the write script': () =>
-      INSTRUMENT_WRITE_SCRIPT.runAll(
+      writeAll(
         client,
-        instrumentWriteCalls(
-          keys,
-          instruments.map((instrument) => ({
-            instrument,
-            replace: true,
-            head: head(instrument, 1),
-            levels: { bids, asks },
-          })),
-        ).map(({ call }) => call),
+        keys,
+        instruments.map((instrument) => ({
+          instrument,
+          replace: true,
+          head: head(instrument, 1),
+          levels: { bids, asks },
+        })),
       ),
     'bare HSET': () => {
       const pipeline = client.pipeline();
@@ -188,20 +178,12 @@ async function deepReplaces(
       return pipeline.exec();
     },
   };
-  const samples: Record<string, number[]> = Object.fromEntries(
-    Object.keys(writers).map((name) => [name, []]),
+  const ways = Object.entries(writers).map(([name, write]) => ({ name, write }));
+  return takingTurns(
+    ways,
+    rounds,
+    async ({ write }) => ((await redisCpuUsed(client, write)) * 1e6) / (DEEP_BOOKS * DEEP_LEVELS * 2),
   );
-  const names = Object.keys(writers);
-  for (let round = -1; round < rounds; round++) {
-    for (let turn = 0; turn < names.length; turn++) {
-      const name = names[(turn + Math.max(round, 0)) % names.length];
-      const before = await redisCpuSeconds(client);
-      await writers[name]();
-      const used = (await redisCpuSeconds(client)) - before;
-      if (round >= 0) samples[name].push((used * 1e6) / (DEEP_BOOKS * DEEP_LEVELS * 2));
-    }
-  }
-  return samples;
 }
 
 const STEADY_INSTRUMENTS = 20;
@@ -219,11 +201,12 @@ async function steadyTrades(
   keys: StoreKeys,
   rounds: number,
 ): Promise<Record<string, number[]>> {
+  const toTheTrade = (cutOff: number): number => cutOff;
   const ways: { name: string; layout: TradeLayout; trim: (cutOff: number) => number }[] = [
-    { name: STEADY_PEER, layout: 'sorted-set', trim: (cutOff) => cutOff },
-    { name: 'minutes, to the trade (before)', layout: 'minutes', trim: (cutOff) => cutOff },
+    { name: STEADY_PEER, layout: 'sorted-set', trim: toTheTrade },
+    { name: 'minutes, to the trade (before)', layout: 'minutes', trim: toTheTrade },
     { name: 'minutes, whole minutes', layout: 'minutes', trim: wholeMinutesBefore },
-    { name: 'open-minute, to the trade', layout: 'open-minute', trim: (cutOff) => cutOff },
+    { name: 'open-minute, to the trade', layout: 'open-minute', trim: toTheTrade },
     { name: 'open-minute, whole minutes (as written)', layout: 'open-minute', trim: wholeMinutesBefore },
   ];
   const spacing = 1000 / TRADES_A_SECOND;
@@ -239,12 +222,14 @@ async function steadyTrades(
     side: 'buy',
     time,
   });
-  const state = ways.map((way, index) => {
-    const instruments = Array.from({ length: STEADY_INSTRUMENTS }, (_, i) => `steady${index}x${i}_usdt`);
-    return { way, instruments, time: start + windowMs, version: 1 };
-  });
-  for (const { way, instruments } of state) {
-    const writes = instruments.map((instrument) => ({
+  const state = ways.map((way, index) => ({
+    ...way,
+    instruments: Array.from({ length: STEADY_INSTRUMENTS }, (_, i) => `steady${index}x${i}_usdt`),
+    time: start + windowMs,
+    version: 1,
+  }));
+  for (const { layout, instruments } of state) {
+    const day = instruments.map((instrument) => ({
       instrument,
       replace: true,
       head: head(instrument, 1),
@@ -252,39 +237,67 @@ async function steadyTrades(
         tradeAt(instrument, start + k * spacing),
       ),
     }));
-    const calls = instrumentWriteCalls(keys, writes, { tradeLayout: way.layout });
-    await INSTRUMENT_WRITE_SCRIPT.runAll(
-      client,
-      calls.map(({ call }) => call),
-    );
+    await writeAll(client, keys, day, { tradeLayout: layout });
   }
-  const samples: Record<string, number[]> = Object.fromEntries(ways.map((way) => [way.name, []]));
-  for (let round = -1; round < rounds; round++) {
-    for (let turn = 0; turn < state.length; turn++) {
-      const current = state[(turn + Math.max(round, 0)) % state.length];
-      const before = await redisCpuSeconds(client);
+  return takingTurns(state, rounds, async (way) => {
+    const used = await redisCpuUsed(client, async () => {
       for (let flush = 0; flush < STEADY_FLUSHES; flush++) {
-        current.version++;
-        const time = current.time;
-        current.time += spacing;
-        const writes = current.instruments.map((instrument) => ({
+        way.version++;
+        const time = way.time;
+        way.time += spacing;
+        const writes = way.instruments.map((instrument) => ({
           instrument,
           replace: false,
-          head: head(instrument, current.version),
+          head: head(instrument, way.version),
           tradesAdded: [tradeAt(instrument, time)],
-          tradesBefore: current.way.trim(time - windowMs),
+          tradesBefore: way.trim(time - windowMs),
         }));
-        const calls = instrumentWriteCalls(keys, writes, { tradeLayout: current.way.layout });
-        await INSTRUMENT_WRITE_SCRIPT.runAll(
-          client,
-          calls.map(({ call }) => call),
-        );
+        await writeAll(client, keys, writes, { tradeLayout: way.layout });
       }
-      const used = (await redisCpuSeconds(client)) - before;
-      if (round >= 0) samples[current.way.name].push((used * 1e6) / (STEADY_FLUSHES * STEADY_INSTRUMENTS));
+    });
+    return (used * 1e6) / (STEADY_FLUSHES * STEADY_INSTRUMENTS);
+  });
+}
+
+/**
+ * Samples of `measure` for each way, one a round after a round of warm-up, by the ways' names. Each
+ * round starts with another way, so that none always follows the same one.
+ */
+async function takingTurns<Way extends { readonly name: string }>(
+  ways: readonly Way[],
+  rounds: number,
+  measure: (way: Way) => Promise<number>,
+): Promise<Record<string, number[]>> {
+  const samples: Record<string, number[]> = Object.fromEntries(ways.map((way) => [way.name, []]));
+  for (let round = -1; round < rounds; round++) {
+    for (let turn = 0; turn < ways.length; turn++) {
+      const way = ways[(turn + Math.max(round, 0)) % ways.length];
+      const sample = await measure(way);
+      if (round >= 0) samples[way.name].push(sample);
     }
   }
   return samples;
+}
+
+/** Redis' CPU seconds (all its threads) while `work` ran. */
+async function redisCpuUsed(client: Redis, work: () => Promise<unknown>): Promise<number> {
+  const before = await redisCpuSeconds(client);
+  await work();
+  return (await redisCpuSeconds(client)) - before;
+}
+
+/** `writes` through the store's write script, as the store sends them. */
+async function writeAll(
+  client: Redis,
+  keys: StoreKeys,
+  writes: readonly InstrumentWrite[],
+  options: WriteCallOptions = {},
+): Promise<void> {
+  const calls = instrumentWriteCalls(keys, writes, options);
+  await INSTRUMENT_WRITE_SCRIPT.runAll(
+    client,
+    calls.map(({ call }) => call),
+  );
 }
 
 /** One flush of the ingest under a burst: every instrument changed a few levels and traded once. */
