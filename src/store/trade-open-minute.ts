@@ -129,11 +129,13 @@ end
 
 -- The layouts before this one (a sorted set, the minutes in one hash) moved into it.
 local function migrateToOpenMinute(trades, minutes, history, open)
+  -- One call for the common case of every write: neither is left.
+  if redis.call('EXISTS', trades, minutes) == 0 then return end
   if redis.call('EXISTS', trades) == 1 then
     redis.call('DEL', history, open)
     appendTrades(history, open, sortedSetList(trades))
     redis.call('DEL', trades, minutes)
-  elseif redis.call('EXISTS', minutes) == 1 then
+  else
     redis.call('DEL', open)
     redis.call('RENAME', minutes, history)
   end
