@@ -3,8 +3,13 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
-/** Brotli's default (11) takes tens of milliseconds on a full book; 5 is close in size at a fraction of the cost. */
-const BROTLI_QUALITY = 5;
+/**
+ * Most bodies change with every write and are compressed once per version on the API's event loop,
+ * where effort is paid for in freshness: fast levels, nearly as small (BENCHMARKS.md, Compressing a
+ * new body).
+ */
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 3;
 
 /**
  * A response body built once for one state version: its bytes, a validator, and each compressed form
@@ -26,7 +31,7 @@ export class CachedBody {
     if (!bytes) {
       bytes =
         encoding === 'gzip'
-          ? gzipSync(this.body)
+          ? gzipSync(this.body, { level: GZIP_LEVEL })
           : brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } });
       this.encoded.set(encoding, bytes);
     }
