@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConnectionOptions } from 'bullmq';
 import {
+  closeConnection,
   createRedisClient,
   RedisClient,
   RedisLocation,
@@ -28,10 +29,6 @@ export class JobConnections {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      [this.queue, this.worker].map((client) =>
-        client.status === 'ready' ? client.quit().catch(() => client.disconnect()) : client.disconnect(),
-      ),
-    );
+    await Promise.all([this.queue, this.worker].map(closeConnection));
   }
 }

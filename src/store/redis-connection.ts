@@ -187,6 +187,12 @@ export function createStoreRedisClient(url: string, options: StoreConnectionOpti
   return new StallAwareRedis(url, storeRedisOptions(options));
 }
 
+/** Closes a connection: QUIT when it is up, so that the replies in flight still arrive, else at once. */
+export async function closeConnection(client: RedisClient): Promise<void> {
+  if (client.status !== 'ready') client.disconnect();
+  else await client.quit().catch(() => client.disconnect());
+}
+
 /**
  * Logs a connection's errors once per outage: ioredis emits one per reconnection attempt, and
  * without any `error` listener it prints them itself. Every one is counted (`mdg_redis_errors_total`),

@@ -11,6 +11,7 @@ import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
 import { ListenerSet } from './listener-set';
 import {
+  closeConnection,
   createStoreRedisClient,
   RedisClient,
   reportConnectionErrors,
@@ -478,18 +479,6 @@ async function untilReady(client: RedisClient): Promise<void> {
     client.once('ready', onReady);
     client.once('end', onEnd);
   });
-}
-
-async function closeConnection(client: RedisClient): Promise<void> {
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
-  }
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,6 +1,11 @@
 import { Inject, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { createRedisClient, RedisClient, reportConnectionErrors } from '../../store/redis-connection';
+import {
+  closeConnection,
+  createRedisClient,
+  RedisClient,
+  reportConnectionErrors,
+} from '../../store/redis-connection';
 
 /** The ingest's own Redis connection for leases, membership and owner requests; null without Redis. */
 export const COORDINATION_REDIS = Symbol('CoordinationRedis');
@@ -22,12 +27,6 @@ export class CoordinationRedisLifecycle implements OnApplicationShutdown {
   constructor(@Inject(COORDINATION_REDIS) private readonly client: RedisClient | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    if (client.status !== 'ready') {
-      client.disconnect();
-      return;
-    }
-    await client.quit().catch(() => client.disconnect());
+    if (this.client) await closeConnection(this.client);
   }
 }

@@ -1,5 +1,5 @@
 import { LuaScript, ScriptCall } from '../../store/lua-script';
-import { RedisClient } from '../../store/redis-connection';
+import { closeConnection, RedisClient } from '../../store/redis-connection';
 
 /** Where the budget reports that it lost or found Redis again; a Nest Logger fits. */
 export interface BudgetLogger {
@@ -84,15 +84,6 @@ export class RedisBudgetConnection {
   async close(closeClient: boolean): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!closeClient) return;
-    if (this.client.status !== 'ready') {
-      this.client.disconnect();
-      return;
-    }
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
-    }
+    if (closeClient) await closeConnection(this.client);
   }
 }
