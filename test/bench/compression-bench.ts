@@ -13,16 +13,16 @@ import { startRedisServer } from '../support/redis-server';
 
 /**
  * What compressing a new body costs the API replica, at the settings it uses and at others, on the
- * bodies it serves: a full book, a day of trades, the CoinGecko tickers and the summary of 200
- * markets, read from an API replica (`dist/main.js`, role api) over a private Redis holding markets
- * of random-walk prices and amounts of up to 8 decimals (a fixed seed). Most listing bodies change with every write, and each version is compressed once per
- * encoding asked for, on the event loop that serves every request: its time is time no request is
- * served. Each setting compresses each body `--rounds` times after a warm-up, taking turns; the
- * figure is the median time per body, and the ratio is against zlib's and brotli's settings before
- * (gzip 6, brotli 5) in the same run.
+ * bodies it serves: a full book, a market's trades, the CoinGecko tickers and the summary of 200
+ * markets, read from an API replica (`dist/main.js`, role api) over a private Redis holding markets of
+ * random-walk prices and amounts of up to 8 decimals (a fixed seed). Most listing bodies change with
+ * every write, and each version is compressed once per encoding asked for, on the event loop that
+ * serves every request. Each setting compresses each body `--rounds` times after a warm-up; the
+ * figure is the median time per body, and the ratio is against the settings used before (gzip 6,
+ * brotli 5) in the same run.
  *
- *   node -r ./test/bench/swc-register.js test/bench/compression-bench.ts             quick: 1,000 levels, 20,000 trades
- *   node -r ./test/bench/swc-register.js test/bench/compression-bench.ts --full      5,000 levels, a day of trades
+ *   node -r ./test/bench/swc-register.js test/bench/compression-bench.ts          1,000 levels, 20,000 trades
+ *   node -r ./test/bench/swc-register.js test/bench/compression-bench.ts --full   5,000 levels, a day of trades
  */
 
 interface Setting {
@@ -176,7 +176,7 @@ interface RandomMarket {
   readonly trades: Trade[];
 }
 
-/** Prices of 2 decimals a few ticks apart around a random mid, amounts of up to 8 decimals, trades of a random walk. */
+/** Prices of 2 decimals a few ticks apart around a random mid, amounts of up to 8 decimals, a walk of trades. */
 function randomMarket(
   instrument: string,
   depth: number,
