@@ -21,29 +21,35 @@ import {
  * the open minute into the hash (the one read of its text a minute) and opens that minute.
  */
 export const TRADE_OPEN_MINUTE_LUA = `
--- The newest time of a minute's text and the ids of that time.
+-- Ids of one time are kept as a set (id -> true): a lookup does not grow with a burst of them.
+local function idSet(list)
+  local set = {}
+  for id in string.gmatch(list, '%S+') do set[id] = true end
+  return set
+end
+
+local function idList(set)
+  local ids = {}
+  for id in pairs(set) do ids[#ids + 1] = id end
+  return table.concat(ids, ' ')
+end
+
+-- The newest time of a minute's text and the set of ids of that time.
 local function newestOf(text, minute)
   local newest, ids = nil, {}
   for id, offset in string.gmatch(text, '\\n(%S+) (%d+) ') do
     local time = minute * MINUTE + tonumber(offset)
     if newest == nil or time > newest then
-      newest, ids = time, { id }
+      newest, ids = time, { [id] = true }
     elseif time == newest then
-      ids[#ids + 1] = id
+      ids[id] = true
     end
   end
   return newest, ids
 end
 
--- A table of ids -> true, for lookups that do not grow with a burst of trades of one time.
-local function idSet(ids)
-  local set = {}
-  for _, id in ipairs(ids) do set[id] = true end
-  return set
-end
-
 -- Moves the open minute's string into the hash and what the hash holds of minute into the string.
--- Returns the newest time, the list of its ids and the text of the minute opened.
+-- Returns the newest time, the set of its ids and the text of the minute opened.
 local function openMinute(minutes, open, minute)
   local closing = redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}')
   if closing then
@@ -71,9 +77,7 @@ local function appendTrades(minutes, open, list)
   end
   local state = redis.call('HMGET', minutes, '${OPEN_MINUTE_FIELD}', '${OPEN_NEWEST_TIME_FIELD}',
     '${OPEN_NEWEST_IDS_FIELD}', '${OLDEST_MINUTE_FIELD}', '${NEWEST_MINUTE_FIELD}')
-  local om, newest, newestIds = tonumber(state[1]), tonumber(state[2]), {}
-  for id in string.gmatch(state[3] or '', '%S+') do newestIds[#newestIds + 1] = id end
-  local isNewest = nil
+  local om, newest, newestIds = tonumber(state[1]), tonumber(state[2]), idSet(state[3] or '')
   local lo, hi = tonumber(state[4]), tonumber(state[5])
   -- The open minute's text, read only for a trade older than its newest.
   local text = nil
@@ -90,14 +94,10 @@ local function appendTrades(minutes, open, list)
     elseif not seen[id] then
       local new
       if newest == nil or time > newest then
-        new, newest, newestIds, isNewest = true, time, { id }, nil
+        new, newest, newestIds = true, time, { [id] = true }
       elseif time == newest then
-        isNewest = isNewest or idSet(newestIds)
-        new = not isNewest[id]
-        if new then
-          newestIds[#newestIds + 1] = id
-          isNewest[id] = true
-        end
+        new = not newestIds[id]
+        if new then newestIds[id] = true end
       else
         text = text or redis.call('GET', open) or ''
         new = not string.find(text, '\\n' .. id .. ' ', 1, true)
@@ -113,7 +113,7 @@ local function appendTrades(minutes, open, list)
     fields[#fields + 1] = '${OPEN_NEWEST_TIME_FIELD}'
     fields[#fields + 1] = string.format('%d', newest)
     fields[#fields + 1] = '${OPEN_NEWEST_IDS_FIELD}'
-    fields[#fields + 1] = table.concat(newestIds, ' ')
+    fields[#fields + 1] = idList(newestIds)
   end
   if #lines > 0 then
     redis.call('APPEND', open, table.concat(lines))
