@@ -1,11 +1,14 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { PriceLevel } from '../../src/market/book-update';
 import { Trade } from '../../src/market/trade';
 import { TradeWindow } from '../../src/market/trade-window';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { freePort, MainProcess, positive, progress } from './bench-process';
+import { median } from './book-timing';
 import { describeMachine } from './machine';
 import { instrumentName, marketCatalog, marketHead } from './memory-fixture';
 import { rawGet } from './raw-http';
@@ -99,8 +102,7 @@ function timeCompression(setting: Setting, body: Buffer, rounds: number): { ms: 
     setting.compress(body);
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], bytes };
+  return { ms: median(times), bytes };
 }
 
 /** The plain bodies an API replica serves over a Redis holding the fixture's markets. */
@@ -148,7 +150,8 @@ async function fillStore(url: string, depth: number, trades: number): Promise<vo
   try {
     const now = Date.now();
     await store.writeCatalog(marketCatalog(markets, now));
-    const random = seededRandom(24);
+    const generator = xoroshiro128plus(24);
+    const random = (): number => uniformFloat64(generator);
     for (let index = 0; index < markets; index++) {
       const market = randomMarket(
         instrumentName(index),
@@ -210,18 +213,6 @@ function randomMarket(
     });
   }
   return { instrument, bids: side(-1), asks: side(1), trades };
-}
-
-/** A small deterministic generator (mulberry32), so that every run compresses the same bodies. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 main().catch((error: unknown) => {
