@@ -118,6 +118,12 @@ interface PhaseLoad {
   readonly appliedUpdatesPerSecond: number;
   /** Batched store writes per second: the flush cadence the ingest kept. */
   readonly storeWritesPerSecond: number;
+  /** A write's mean duration, from the flush's send to its replies, and the share over 100 ms. */
+  readonly storeWriteMeanMs: number;
+  readonly storeWritesOver100Ms: number;
+  /** The ingest's scavenges (V8's minor collections): per second, and their mean pause. */
+  readonly scavengesPerSecond: number;
+  readonly scavengeMeanMs: number;
   readonly eventLoopDelayP50Ms: number;
   readonly eventLoopDelayP99Ms: number;
   readonly eventLoopDelayMaxMs: number;
@@ -371,6 +377,8 @@ async function measurePhase(
   const after = await metrics(deployment.ingestUrl);
   const eventLoop = (name: string): number =>
     1000 * (value(after, `mdg_nodejs_eventloop_lag_${name}_seconds`) ?? NaN);
+  const writes = histogramChange(before, after, 'mdg_store_write_duration_seconds', {}, '0.1');
+  const scavenges = histogramChange(before, after, 'mdg_nodejs_gc_duration_seconds', { kind: 'minor' });
   return {
     seconds: measured,
     gatewayCores,
@@ -379,6 +387,10 @@ async function measurePhase(
     sandboxCores,
     appliedUpdatesPerSecond: versionsApplied(before, after) / measured,
     storeWritesPerSecond: (storeWrites(after) - storeWrites(before)) / measured,
+    storeWriteMeanMs: (1000 * writes.sum) / writes.count,
+    storeWritesOver100Ms: 1 - writes.atMost / writes.count,
+    scavengesPerSecond: scavenges.count / measured,
+    scavengeMeanMs: (1000 * scavenges.sum) / scavenges.count,
     eventLoopDelayP50Ms: eventLoop('p50'),
     eventLoopDelayP99Ms: eventLoop('p99'),
     eventLoopDelayMaxMs: eventLoop('max'),
@@ -487,13 +499,43 @@ function value(samples: readonly MetricSample[], name: string): number | undefin
   return samples.find((sample) => sample.name === name)?.value;
 }
 
-/** Book versions applied between two reads, over the instruments both reads have. */
+/** Batched writes the store took so far. */
 function storeWrites(samples: readonly MetricSample[]): number {
   return samples
     .filter((sample) => sample.name === 'mdg_store_writes_total' && sample.labels.result === 'written')
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 
+/**
+ * What a histogram counted between two reads: observations, their sum, and those at most the bucket
+ * `le` (when given), over the series whose labels include `labels`.
+ */
+function histogramChange(
+  before: readonly MetricSample[],
+  after: readonly MetricSample[],
+  name: string,
+  labels: Readonly<Record<string, string>>,
+  le?: string,
+): { count: number; sum: number; atMost: number } {
+  const total = (samples: readonly MetricSample[], series: string, bucket?: string): number =>
+    samples
+      .filter(
+        (sample) =>
+          sample.name === series &&
+          (bucket === undefined || sample.labels.le === bucket) &&
+          Object.entries(labels).every(([label, wanted]) => sample.labels[label] === wanted),
+      )
+      .reduce((sum, sample) => sum + sample.value, 0);
+  const change = (series: string, bucket?: string): number =>
+    total(after, series, bucket) - total(before, series, bucket);
+  return {
+    count: change(`${name}_count`),
+    sum: change(`${name}_sum`),
+    atMost: le === undefined ? 0 : change(`${name}_bucket`, le),
+  };
+}
+
+/** Book versions applied between two reads, over the instruments both reads have. */
 function versionsApplied(before: readonly MetricSample[], after: readonly MetricSample[]): number {
   const versions = (samples: readonly MetricSample[]): Map<string, number> =>
     new Map(
@@ -540,6 +582,7 @@ export function report(
     ((phase.gatewayCores / phase.appliedUpdatesPerSecond) * settings.updatesPerSecond).toFixed(2);
   const cores = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(2));
   const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
+  const percent = (share: number): string => (Number.isNaN(share) ? 'n/a' : `${Math.round(100 * share)} %`);
   return [
     `Run ${started.toISOString()}, ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
     `Machine: ${describeMachine()}`,
@@ -571,6 +614,8 @@ export function report(
       : []),
     `| sandbox CPU, cores | ${quiet.sandboxCores.toFixed(2)} | ${polled.sandboxCores.toFixed(2)} | | |`,
     `| ingest's batched store writes per second | ${quiet.storeWritesPerSecond.toFixed(1)} | ${polled.storeWritesPerSecond.toFixed(1)} | | |`,
+    `| ingest's store write, mean; share over 100 ms | ${ms(quiet.storeWriteMeanMs)}; ${percent(quiet.storeWritesOver100Ms)} | ${ms(polled.storeWriteMeanMs)}; ${percent(polled.storeWritesOver100Ms)} | | |`,
+    `| ingest's scavenges per second; mean pause | ${quiet.scavengesPerSecond.toFixed(1)}; ${ms(quiet.scavengeMeanMs)} | ${polled.scavengesPerSecond.toFixed(1)}; ${ms(polled.scavengeMeanMs)} | | |`,
     `| ingest event-loop delay p50 / p99 / max | ${ms(quiet.eventLoopDelayP50Ms)} / ${ms(quiet.eventLoopDelayP99Ms)} / ${ms(quiet.eventLoopDelayMaxMs)} | ${ms(polled.eventLoopDelayP50Ms)} / ${ms(polled.eventLoopDelayP99Ms)} / ${ms(polled.eventLoopDelayMaxMs)} | | |`,
     `| book top lag p50 / p99 / max (${book.samples} changes, ${book.unseen} never shown; ${settings.bookWatchers} books polled ${book.pollsPerWatcherPerSecond.toFixed(0)}/s each) | | ${ms(book.p50Ms)} / ${ms(book.p99Ms)} / ${ms(book.maxMs)} | p99 ${TARGET_LAG_P99_MS} ms | ${ratio(book.p99Ms, TARGET_LAG_P99_MS)} |`,
     ...(result.stored
