@@ -35,8 +35,8 @@ export function bookDeltaItem(market: MarketSimulator, delta: BookDelta): string
 
 /**
  * The JSON text of an item of the `Book` stream, the exchange's `OrderBookInfo`, with its prices and
- * amounts as bare numbers of exact digits. Written as text: the hub sends thousands a second, and
- * objects built for `JSON.stringify` were the largest part of the exchange's work at a burst (BENCHMARKS.md).
+ * amounts as bare numbers of exact digits. Written as text rather than through objects for
+ * `JSON.stringify`: the hub sends thousands a second at a burst.
  */
 function bookItem(
   market: MarketSimulator,
