@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { AssetOverride, joinCatalog } from './catalog-join';
 import type { GatewayInstrument, GatewayProduct } from './gateway-records';
 import { MarketInfo } from './market-info';
@@ -99,6 +100,44 @@ describe('joinCatalog', () => {
       NOW,
     );
     expect(catalog.markets[0].gateway).toBeUndefined();
+  });
+
+  it('keeps product symbols apart: AB and C is not A and BC', () => {
+    const catalog = joinCatalog(
+      [market('a', 'bc')],
+      [instrument(1, 'ABC', 'AB', 'C'), instrument(2, 'A-BC', 'A', 'BC')],
+      [],
+      NO_OVERRIDES,
+      NOW,
+    );
+    expect(catalog.markets[0].gateway).toEqual({ instrumentId: 2, symbol: 'A-BC' });
+  });
+
+  it('matches every market as a scan of all instruments by the rule would', () => {
+    const symbol = fc.constantFrom('a', 'B', 'ab', 'AB', 'c', 'bc', 'Bc');
+    const drawnInstrument = fc.record({
+      instrumentId: fc.integer({ min: 1, max: 20 }),
+      symbol: fc
+        .tuple(symbol, fc.constantFrom('', '_', '-', '/'), symbol)
+        .map(([base, separator, quote]) => base + separator + quote),
+      baseSymbol: symbol,
+      quoteSymbol: symbol,
+      sessionStatus: fc.constant('Running'),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(symbol, symbol)), fc.array(drawnInstrument), (pairs, instruments) => {
+        const catalog = joinCatalog(
+          pairs.map(([base, quote]) => market(base, quote)),
+          instruments,
+          [],
+          NO_OVERRIDES,
+          NOW,
+        );
+        for (const joined of catalog.markets) {
+          expect(joined.gateway?.instrumentId).toBe(scanForInstrument(joined, instruments)?.instrumentId);
+        }
+      }),
+    );
   });
 
   it('replaces a gateway match the market already carried', () => {
@@ -209,3 +248,24 @@ describe('joinCatalog', () => {
     });
   });
 });
+
+/** The matching rule read literally, over every instrument: the reference for the indexed join. */
+function scanForInstrument(
+  market: MarketInfo,
+  instruments: readonly GatewayInstrument[],
+): GatewayInstrument | undefined {
+  const [base, quote] = [market.baseAsset.toUpperCase(), market.quoteAsset.toUpperCase()];
+  const lowestId = (candidates: GatewayInstrument[]) =>
+    candidates.reduce<GatewayInstrument | undefined>(
+      (lowest, candidate) => (lowest && lowest.instrumentId <= candidate.instrumentId ? lowest : candidate),
+      undefined,
+    );
+  return (
+    lowestId(
+      instruments.filter(
+        (entry) => entry.baseSymbol.toUpperCase() === base && entry.quoteSymbol.toUpperCase() === quote,
+      ),
+    ) ??
+    lowestId(instruments.filter((entry) => entry.symbol.toUpperCase().replace(/[-_/]/g, '') === base + quote))
+  );
+}

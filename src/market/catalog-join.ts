@@ -21,25 +21,42 @@ function upper(symbol: string): string {
 }
 
 /**
- * The gateway instrument of a market: the one whose product symbols are the market's base and quote
- * (any case); failing that, the one whose symbol is base and quote run together (`BTCUSDT`, also
- * with `_`, `-` or `/` between). Among several, the lowest instrument id, so the choice is stable.
+ * Finds the gateway instrument of a market: the one whose product symbols are the market's base and
+ * quote (any case); failing that, the one whose symbol is base and quote run together (`BTCUSDT`,
+ * also with `_`, `-` or `/` between). Among several, the lowest instrument id, so the choice is
+ * stable. Indexed once, so that joining thousands of markets takes one look-up each.
  */
-function findInstrument(
-  market: MarketInfo,
-  instruments: readonly GatewayInstrument[],
-): GatewayInstrument | undefined {
-  const base = upper(market.baseAsset);
-  const quote = upper(market.quoteAsset);
-  const lowestId = (candidates: GatewayInstrument[]) =>
-    candidates.sort((a, b) => a.instrumentId - b.instrumentId)[0] as GatewayInstrument | undefined;
-  const byProducts = instruments.filter(
-    (instrument) => upper(instrument.baseSymbol) === base && upper(instrument.quoteSymbol) === quote,
-  );
-  if (byProducts.length > 0) return lowestId(byProducts);
-  return lowestId(
-    instruments.filter((instrument) => upper(instrument.symbol).replace(SEPARATORS, '') === base + quote),
-  );
+class InstrumentIndex {
+  private readonly byProducts = new Map<string, GatewayInstrument>();
+  private readonly bySymbol = new Map<string, GatewayInstrument>();
+
+  constructor(instruments: readonly GatewayInstrument[]) {
+    for (const instrument of instruments) {
+      keepLowestId(this.byProducts, pairKey(instrument.baseSymbol, instrument.quoteSymbol), instrument);
+      keepLowestId(this.bySymbol, upper(instrument.symbol).replace(SEPARATORS, ''), instrument);
+    }
+  }
+
+  find(market: MarketInfo): GatewayInstrument | undefined {
+    return (
+      this.byProducts.get(pairKey(market.baseAsset, market.quoteAsset)) ??
+      this.bySymbol.get(upper(market.baseAsset) + upper(market.quoteAsset))
+    );
+  }
+}
+
+/** Base and quote kept apart (`AB` and `C` is not `A` and `BC`) by a character no symbol has. */
+function pairKey(base: string, quote: string): string {
+  return `${upper(base)}\u0000${upper(quote)}`;
+}
+
+function keepLowestId(
+  index: Map<string, GatewayInstrument>,
+  key: string,
+  instrument: GatewayInstrument,
+): void {
+  const kept = index.get(key);
+  if (kept === undefined || instrument.instrumentId < kept.instrumentId) index.set(key, instrument);
 }
 
 function productNames(products: readonly GatewayProduct[]): Map<string, string> {
@@ -77,12 +94,13 @@ export function joinCatalog(
   now: number,
 ): MarketCatalog {
   const markets = new Map<string, MarketInfo>();
+  const index = new InstrumentIndex(gatewayInstruments);
   for (const market of infoMarkets) {
     const instrument = `${market.baseAsset}_${market.quoteAsset}`.toLowerCase();
     if (markets.has(instrument)) continue;
     const joined: { -readonly [K in keyof MarketInfo]: MarketInfo[K] } = { ...market, instrument };
     delete joined.gateway;
-    const match = findInstrument(market, gatewayInstruments);
+    const match = index.find(market);
     if (match) joined.gateway = { instrumentId: match.instrumentId, symbol: match.symbol };
     markets.set(instrument, joined);
   }
