@@ -69,6 +69,7 @@ export class LeaseOwnership implements InstrumentOwnership {
   private readonly now: () => number;
   private listener?: OwnershipListener;
   private listed: readonly string[] = [];
+  private listedSet: ReadonlySet<string> = new Set();
   private readonly leases = new Map<string, Lease>();
   private members: readonly string[] = [];
   private unowned?: number;
@@ -110,9 +111,9 @@ export class LeaseOwnership implements InstrumentOwnership {
   }
 
   setListed(instruments: readonly string[]): void {
-    this.listed = [...new Set(instruments)];
-    const listed = new Set(this.listed);
-    const unlisted = [...this.leases].filter(([instrument]) => !listed.has(instrument));
+    this.listedSet = new Set(instruments);
+    this.listed = [...this.listedSet];
+    const unlisted = [...this.leases].filter(([instrument]) => !this.listedSet.has(instrument));
     for (const [instrument] of unlisted) this.lose(instrument, 'unlisted');
     void this.releaseLeases(unlisted);
     this.trigger();
@@ -236,7 +237,7 @@ export class LeaseOwnership implements InstrumentOwnership {
       const fence = { owner: this.owner, token };
       const lease: Lease = { fence, text: encodeLease(fence), validUntil: sent + this.ttlMs };
       // Unlisted or shut down while the lease was being taken.
-      if (this.stopped || !this.listed.includes(instrument)) {
+      if (this.stopped || !this.listedSet.has(instrument)) {
         unwanted.push([instrument, lease]);
         return;
       }
