@@ -36,6 +36,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     quickSeconds: 5,
   },
   { name: 'volume-sum', file: 'volume-sum-bench.ts', quick: [], full: ['--full'], quickSeconds: 5 },
+  { name: 'catalog-join', file: 'catalog-join-bench.ts', quick: [], full: ['--full'], quickSeconds: 5 },
   { name: 'http', file: 'http-bench.ts', quick: ['--quick'], full: ['--full'], quickSeconds: 75 },
   {
     name: 'ingest-profile',
