@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { BookMessage, LevelUpdate } from '../market/book-update';
 import { MarketInfo } from '../market/market-info';
 import { Trade } from '../market/trade';
@@ -522,5 +523,82 @@ describe('InstrumentPipeline REST fallback', () => {
     expect(requests[0].aborted).toBe(true);
     await Promise.resolve();
     expect(failures).toEqual([]);
+  });
+});
+
+describe('InstrumentPipeline ticked only when due', () => {
+  const DAY_MS = 86_400_000;
+
+  type Step =
+    | { kind: 'delta'; skip: boolean; price: number }
+    | { kind: 'snapshot' }
+    | { kind: 'interrupt' }
+    | { kind: 'trade'; age: number }
+    | { kind: 'wait'; ms: number };
+
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      kind: fc.constant('delta' as const),
+      skip: fc.boolean(),
+      price: fc.integer({ min: 90, max: 99 }),
+    }),
+    fc.record({ kind: fc.constant('snapshot' as const) }),
+    fc.record({ kind: fc.constant('interrupt' as const) }),
+    fc.record({
+      kind: fc.constant('trade' as const),
+      age: fc.oneof(fc.integer({ min: 0, max: 1_000 }), fc.integer({ min: DAY_MS - 3_000, max: DAY_MS })),
+    }),
+    fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 1_500 }) }),
+  );
+
+  it('writes what a pipeline ticked in every pass writes, step by step', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        let now = 2 * DAY_MS;
+        const open = () => {
+          const feed = new ScriptedFeed();
+          const pipeline = new InstrumentPipeline({
+            market: MARKET,
+            bookFeed: feed,
+            restSnapshot: async () => message(1, true, []),
+            tradeFeed: 'live',
+            sync: { recovery: 'reopen-stream' },
+            now: () => now,
+            events: {
+              onResync: () => undefined,
+              onMalformed: () => undefined,
+              onSnapshotFailed: () => undefined,
+              onMessageApplied: () => undefined,
+            },
+            confirmIntervalMs: CONFIRM_INTERVAL_MS,
+          });
+          pipeline.start();
+          return { feed, pipeline };
+        };
+        const always = open();
+        const whenDue = open();
+        let version = 0;
+        let tradeId = 0;
+        for (const next of steps) {
+          for (const { feed, pipeline } of [always, whenDue]) {
+            if (next.kind === 'delta') {
+              const updates = [{ side: 'bid' as const, price: String(next.price), amount: '1' }];
+              feed.listener!.onMessage(message(version + (next.skip ? 2 : 1), false, updates));
+            } else if (next.kind === 'snapshot') feed.listener!.onMessage(message(version + 1, true, BASE));
+            else if (next.kind === 'interrupt') feed.listener!.onInterrupted('dropped');
+            else if (next.kind === 'trade')
+              pipeline.addTrades([{ ...TRADE, id: String(tradeId + 1), time: now - next.age }]);
+          }
+          if (next.kind === 'delta' || next.kind === 'snapshot')
+            version += next.kind === 'delta' && next.skip ? 2 : 1;
+          if (next.kind === 'trade') tradeId++;
+          if (next.kind === 'wait') now += next.ms;
+          always.pipeline.tick();
+          whenDue.pipeline.tickIfDue(now);
+          expect(whenDue.pipeline.takeWrite()).toEqual(always.pipeline.takeWrite());
+          expect(whenDue.feed.restarts).toBe(always.feed.restarts);
+        }
+      }),
+    );
   });
 });

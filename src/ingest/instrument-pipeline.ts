@@ -81,6 +81,10 @@ export class InstrumentPipeline {
   private tradesRevision: number;
   private newTrades: Trade[] = [];
   private expiredBefore?: number;
+  /** When the oldest trade held leaves the window (Unix milliseconds); Infinity with none held. */
+  private expiryAt = Infinity;
+  /** Before this time `tick` has nothing to do (see `tickIfDue`). */
+  private wakeAt = 0;
   private changed = true;
   private replaceNeeded = true;
   private readonly createdAt: number;
@@ -127,6 +131,7 @@ export class InstrumentPipeline {
 
   start(): void {
     this.stopped = false;
+    this.wakeAt = 0;
     this.subscription = this.options.bookFeed.open(this.options.market, {
       onMessage: (message) => this.onBookMessage(message),
       onInterrupted: (reason) => {
@@ -152,6 +157,14 @@ export class InstrumentPipeline {
   }
 
   /**
+   * `tick` when something may be due by `now` (on the pipeline's clock): a live, quiet book has
+   * nothing to do in most passes, and at thousands of instruments the pass is much of the cost at rest.
+   */
+  tickIfDue(now: number): void {
+    if (now >= this.wakeAt) this.tick();
+  }
+
+  /**
    * The passage of time: reorder windows and snapshot waits run out, trades leave the window, and a
    * live book on a connected feed is confirmed current once per confirmation interval.
    */
@@ -166,12 +179,13 @@ export class InstrumentPipeline {
       this.confirmedAt = now;
       this.changed = true;
     }
-    const expiry = this.window.nextExpiry();
-    if (expiry !== undefined && expiry <= now) {
+    if (this.expiryAt <= now) {
       const before = this.window.size;
       this.expiredBefore = wholeMinutesBefore(this.window.expire(now));
       if (this.window.size !== before) this.tradesChanged();
+      this.windowChanged();
     }
+    this.scheduleWake();
   }
 
   /** Compares the live book with a REST snapshot of the exchange; a mismatch re-syncs the instrument. */
@@ -189,6 +203,7 @@ export class InstrumentPipeline {
     if (added.length > 0) {
       this.newTrades.push(...added);
       this.tradesChanged();
+      this.windowChanged();
     }
     this.options.events.onMessageApplied(this.instrument);
   }
@@ -211,6 +226,7 @@ export class InstrumentPipeline {
   seedTrades(trades: readonly Trade[]): void {
     if (!this.seedable || this.window.add(trades, this.options.now()).length === 0) return;
     this.tradesChanged();
+    this.windowChanged();
   }
 
   /** Whether `seedTrades` would still take stored trades: running, and nothing written yet. */
@@ -359,7 +375,30 @@ export class InstrumentPipeline {
       void this.fetchSnapshot();
     }
     if (this.sync.loadPending) this.scheduleLoadSlice();
+    this.scheduleWake();
     return outcome;
+  }
+
+  /** The window's oldest trade changed: so may the time it leaves. */
+  private windowChanged(): void {
+    this.expiryAt = this.window.nextExpiry() ?? Infinity;
+    this.scheduleWake();
+  }
+
+  /**
+   * The earliest time `tick` could do anything: at once while the book waits on time, else the next
+   * confirmation of a live book on a connected feed or the next trade to leave the window.
+   */
+  private scheduleWake(): void {
+    if (this.sync.waitsOnTime) {
+      this.wakeAt = 0;
+      return;
+    }
+    const confirmAt =
+      this.feedUp && this.sync.state === 'live'
+        ? this.confirmedAt + this.options.confirmIntervalMs
+        : Infinity;
+    this.wakeAt = Math.min(confirmAt, this.expiryAt);
   }
 
   /**

@@ -12,7 +12,9 @@ export class PipelineTicker {
 
   start(): void {
     this.timer = setInterval(() => {
-      for (const pipeline of this.instruments.pipelines()) pipeline.tick();
+      // The clock every pipeline is made with (PipelineFactory).
+      const now = Date.now();
+      for (const pipeline of this.instruments.pipelines()) pipeline.tickIfDue(now);
     }, TICK_MS);
   }
 
