@@ -4,7 +4,7 @@ import { MarketInfo } from '../market/market-info';
 import { Trade } from '../market/trade';
 import { ResyncReason } from '../market/book-synchronizer';
 import { BookFeed, BookFeedListener } from './feeds/book-feed';
-import { InstrumentPipeline } from './instrument-pipeline';
+import { InstrumentPipeline, PipelineOptions } from './instrument-pipeline';
 
 const INSTRUMENT = 'btc_usdt';
 const MARKET: MarketInfo = {
@@ -52,6 +52,30 @@ class ScriptedFeed implements BookFeed {
     this.listener = listener;
     return { restart: () => (this.restarts += 1), close: () => undefined };
   }
+}
+
+/** A pipeline of MARKET on `feed`, its events unheard, with what a test sets in `options`. */
+function quietPipeline(
+  feed: BookFeed,
+  now: () => number,
+  options: Partial<PipelineOptions> = {},
+): InstrumentPipeline {
+  return new InstrumentPipeline({
+    market: MARKET,
+    bookFeed: feed,
+    restSnapshot: async () => message(1, true, []),
+    tradeFeed: 'live',
+    sync: { recovery: 'reopen-stream' },
+    now,
+    confirmIntervalMs: CONFIRM_INTERVAL_MS,
+    events: {
+      onResync: () => undefined,
+      onMalformed: () => undefined,
+      onSnapshotFailed: () => undefined,
+      onMessageApplied: () => undefined,
+    },
+    ...options,
+  });
 }
 
 describe('InstrumentPipeline', () => {
@@ -157,22 +181,7 @@ describe('InstrumentPipeline first write', () => {
     firstWriteWaitMs?: number,
     confirmIntervalMs = CONFIRM_INTERVAL_MS,
   ): InstrumentPipeline => {
-    const pipeline = new InstrumentPipeline({
-      market: MARKET,
-      bookFeed: feed,
-      restSnapshot: async () => message(1, true, []),
-      tradeFeed,
-      sync: { recovery: 'reopen-stream' },
-      now: () => now,
-      events: {
-        onResync: () => undefined,
-        onMalformed: () => undefined,
-        onSnapshotFailed: () => undefined,
-        onMessageApplied: () => undefined,
-      },
-      firstWriteWaitMs,
-      confirmIntervalMs,
-    });
+    const pipeline = quietPipeline(feed, () => now, { tradeFeed, firstWriteWaitMs, confirmIntervalMs });
     pipeline.fence = { owner: 'replica-a', token: 7 };
     pipeline.start();
     return pipeline;
@@ -311,20 +320,9 @@ describe('InstrumentPipeline with a snapshot loaded over several turns', () => {
   beforeEach(() => {
     feed = new ScriptedFeed();
     stored = { bid: new Map(), ask: new Map() };
-    pipeline = new InstrumentPipeline({
-      market: MARKET,
-      bookFeed: feed,
-      restSnapshot: async () => message(1, true, []),
+    pipeline = quietPipeline(feed, () => 1_000, {
       tradeFeed: 'unavailable',
       sync: { recovery: 'reopen-stream', snapshotSliceLevels: 5 },
-      now: () => 1_000,
-      confirmIntervalMs: CONFIRM_INTERVAL_MS,
-      events: {
-        onResync: () => undefined,
-        onMalformed: () => undefined,
-        onSnapshotFailed: () => undefined,
-        onMessageApplied: () => undefined,
-      },
     });
     pipeline.start();
     feed.listener!.onMessage(message(10, true, levels(3, '1')));
@@ -389,21 +387,7 @@ describe('InstrumentPipeline newest known trade', () => {
   let feed: ScriptedFeed;
 
   const open = (tradeFeed: 'live' | 'unavailable'): InstrumentPipeline => {
-    const pipeline = new InstrumentPipeline({
-      market: MARKET,
-      bookFeed: feed,
-      restSnapshot: async () => message(1, true, []),
-      tradeFeed,
-      sync: { recovery: 'reopen-stream' },
-      now: () => now,
-      confirmIntervalMs: CONFIRM_INTERVAL_MS,
-      events: {
-        onResync: () => undefined,
-        onMalformed: () => undefined,
-        onSnapshotFailed: () => undefined,
-        onMessageApplied: () => undefined,
-      },
-    });
+    const pipeline = quietPipeline(feed, () => now, { tradeFeed });
     pipeline.start();
     feed.listener!.onMessage(message(10, true, BASE));
     return pipeline;
@@ -557,21 +541,7 @@ describe('InstrumentPipeline ticked only when due', () => {
         let now = 2 * DAY_MS;
         const open = () => {
           const feed = new ScriptedFeed();
-          const pipeline = new InstrumentPipeline({
-            market: MARKET,
-            bookFeed: feed,
-            restSnapshot: async () => message(1, true, []),
-            tradeFeed: 'live',
-            sync: { recovery: 'reopen-stream' },
-            now: () => now,
-            events: {
-              onResync: () => undefined,
-              onMalformed: () => undefined,
-              onSnapshotFailed: () => undefined,
-              onMessageApplied: () => undefined,
-            },
-            confirmIntervalMs: CONFIRM_INTERVAL_MS,
-          });
+          const pipeline = quietPipeline(feed, () => now);
           pipeline.start();
           return { feed, pipeline };
         };
