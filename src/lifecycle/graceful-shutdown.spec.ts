@@ -53,12 +53,21 @@ describe('installGracefulShutdown', () => {
 
   it('exits with 1 when the steps outlast the timeout', async () => {
     const { exited, remove, lines } = setUp(
-      [{ name: 'hang', run: () => new Promise(() => undefined) }],
+      [
+        { name: 'drain', run: () => undefined },
+        { name: 'hang', run: () => new Promise(() => undefined) },
+      ],
       1_000,
     );
     signal();
     expect(await exited).toBe(1);
     remove();
-    expect(lines.some((line) => line.msg === 'shutdown did not finish in time; exiting')).toBe(true);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        step: 'hang',
+        msg: 'shutdown did not finish in time (at "hang"); exiting',
+      }),
+    );
   });
 });

@@ -32,12 +32,18 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): void 
     }
     started = true;
     logger.info({ signal, timeoutMs }, 'shutting down');
+    let running = '';
+    // The step still running is named: a hang is found where it is, not guessed from the log before it.
     const deadline = setTimeout(() => {
-      logger.error({ timeoutMs }, 'shutdown did not finish in time; exiting');
+      logger.error(
+        { timeoutMs, step: running },
+        `shutdown did not finish in time (at "${running}"); exiting`,
+      );
       exit(1);
     }, timeoutMs);
     let code = 0;
     for (const step of steps) {
+      running = step.name;
       const begun = performance.now();
       try {
         await step.run();
