@@ -204,6 +204,41 @@ describe('MarketViews when the store cannot be reached', () => {
   });
 });
 
+describe('MarketViews trades read while the head is unknown', () => {
+  it('are read again on the next request, and served if the store then fails', async () => {
+    const store = new RestartableStore();
+    await store.writeCatalog(CATALOG);
+    await store.write([{ ...bookWrite(1, 1, ['t1']), replace: true }]);
+    const [readTrades, readTradesFrom] = [store.readTrades.bind(store), store.readTradesFrom.bind(store)];
+    let reads = 0;
+    store.readTrades = (instrument: string) => {
+      reads++;
+      return readTrades(instrument);
+    };
+    store.readTradesFrom = (instrument: string, from: number) => {
+      reads++;
+      return readTradesFrom(instrument, from);
+    };
+    store.readHeads = () => Promise.resolve(new Map());
+    const views = new MarketViews(store);
+    await views.onApplicationBootstrap();
+    const listed = async () => (await views.tradeList(BTC)).toArray().map(({ id }) => id);
+    try {
+      expect(views.head(BTC)).toBeUndefined();
+      expect(await listed()).toEqual(['t1']);
+      expect(await listed()).toEqual(['t1']);
+      expect(reads).toBe(2);
+
+      const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      store.readTrades = unreachable;
+      store.readTradesFrom = unreachable;
+      expect(await listed()).toEqual(['t1']);
+    } finally {
+      await views.onApplicationShutdown();
+    }
+  });
+});
+
 describe('MarketViews top of the book', () => {
   it("is the head's best bid and ask at the head's version, current with every notice", async () => {
     const store = new RestartableStore();

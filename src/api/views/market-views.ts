@@ -43,7 +43,8 @@ const TRADES_FULL_READ_MS = 60_000;
 const BOOK_REFRESH_MS = 50;
 
 interface CachedTrades {
-  readonly revision: number;
+  /** Undefined for a list read while the instrument's head was unknown: held to fall back on, never current. */
+  readonly revision: number | undefined;
   /** Brought up to date in place; what is handed out is a slice, which stays as it was. */
   readonly trades: TradeColumns;
   /** When the whole list was last read, rather than brought up to date from its newest trade. */
@@ -245,7 +246,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   async tradeList(instrument: string): Promise<TradeRows> {
     const cached = this.trades.get(instrument);
     const revision = this.heads.get(instrument)?.tradesRevision;
-    if (cached && cached.revision === revision) return cached.trades.slice();
+    if (cached && revision !== undefined && cached.revision === revision) return cached.trades.slice();
     try {
       return await this.tradeLoads.run(instrument, async () => {
         const now = Date.now();
@@ -257,7 +258,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
           if (appendTail(cached.trades, tail)) {
             // Every trade held is stored again: the tail's count adds up to the copy's.
             this.noteTradesLost(instrument, 0);
-            if (revision !== undefined) this.trades.set(instrument, { ...cached, revision });
+            this.trades.set(instrument, { ...cached, revision });
             return cached.trades.slice();
           }
         }
@@ -265,7 +266,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
         const kept = cached && withHeldTrades(cached.trades, stored, now - DAY_MS);
         this.noteTradesLost(instrument, kept ? kept.length - stored.length : 0);
         const trades = TradeColumns.of(kept ?? stored);
-        if (revision !== undefined) this.trades.set(instrument, { revision, trades, readInFullAt: now });
+        this.trades.set(instrument, { revision, trades, readInFullAt: now });
         return trades.slice();
       });
     } catch (error) {
