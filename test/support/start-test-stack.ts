@@ -1,3 +1,5 @@
+import { Socket } from 'node:net';
+import { basename } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
 import { DATA_FILES } from '../../src/start-config';
 import { RunningSandbox } from 'sandbox-exchange';
@@ -81,7 +83,21 @@ async function within(part: string, closing: Promise<void>, limitMs: number): Pr
   clearTimeout(timer);
   if (outcome === 'late')
     process.stderr.write(
-      `${part} did not close within ${limitMs} ms; open: ${process.getActiveResourcesInfo().join(', ')}\n`,
+      `${part} did not close within ${limitMs} ms (${basename(expect.getState().testPath ?? '')}); ` +
+        `open: ${process.getActiveResourcesInfo().join(', ')}; sockets: ${openSockets().join(', ')}\n`,
+    );
+}
+
+/** Each open TCP socket as `local -> remote`, marked `(accepted)` when a server of this process took it. */
+function openSockets(): string[] {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles
+    .filter((handle): handle is Socket => handle instanceof Socket)
+    .map(
+      (socket) =>
+        `${socket.localPort ?? '?'} -> ${socket.remotePort ?? '?'}` +
+        `${(socket as Socket & { server?: unknown }).server ? ' (accepted)' : ''}` +
+        `${socket.destroyed ? ' destroyed' : ''}${socket.writableEnded ? ' ended' : ''}`,
     );
 }
 
