@@ -32,6 +32,31 @@ describe('NestPinoLogger', () => {
     expect(typeof lines[0].time).toBe('string');
   });
 
+  it("writes Nest's start-up lines at debug, its other lines at their own level", () => {
+    const { nest, lines } = capture('info');
+    Logger.overrideLogger(nest);
+    new Logger('RouterExplorer').log('Mapped {/summary, GET} route');
+    new Logger('InstanceLoader').log('AppModule dependencies initialized');
+    new Logger('NestApplication').log('Nest application successfully started');
+    new Logger('NestApplication').error('cannot listen');
+    new Logger('HubClient').log('connected');
+    expect(lines.map(({ level, context }) => ({ level, context }))).toEqual([
+      { level: 'error', context: 'NestApplication' },
+      { level: 'info', context: 'HubClient' },
+    ]);
+
+    const atDebug = capture('debug');
+    Logger.overrideLogger(atDebug.nest);
+    new Logger('RouterExplorer').log('Mapped {/summary, GET} route');
+    expect(atDebug.lines).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        context: 'RouterExplorer',
+        msg: 'Mapped {/summary, GET} route',
+      }),
+    ]);
+  });
+
   it('keeps the stack of an error call apart from its context', () => {
     const { nest, lines } = capture();
     Logger.overrideLogger(nest);

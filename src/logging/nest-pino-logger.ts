@@ -4,16 +4,31 @@ import type { Logger } from 'pino';
 type PinoLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
+ * Nest's own start-up lines (each module initialised, each route mapped, the application started):
+ * some seventy at every start of a pod, the same each time, so they are written at debug.
+ */
+const NEST_START_UP_CONTEXTS: ReadonlySet<string> = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
  * Nest's logger routed to pino: `Logger` instances throughout the code (and Nest's own messages)
  * become JSON lines with a `context` field. Nest passes the context as the last argument of each
  * call, and `error` a stack trace before it; an `Error` logged as the message keeps its stack.
- * The level is pino's (LOG_LEVEL); Nest's own level list is ignored.
+ * The level is pino's (LOG_LEVEL); Nest's own level list is ignored, and its start-up lines are at
+ * debug.
  */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    const startUp = typeof context === 'string' && NEST_START_UP_CONTEXTS.has(context);
+    this.write(startUp ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {
