@@ -35,6 +35,8 @@ export class BullMqJobScheduler implements JobScheduler {
   private readonly queue: Queue;
   private worker?: Worker;
   private readonly jobs = new Map<string, ScheduledJob>();
+  /** The jobs this process is running. */
+  private readonly underWay = new Set<Promise<void>>();
   private registering?: Promise<void>;
   private checking?: Promise<void>;
   private checkTimer?: NodeJS.Timeout;
@@ -80,8 +82,13 @@ export class BullMqJobScheduler implements JobScheduler {
     this.options.connections.queue.off('ready', this.checkAfterReconnect);
     clearTimeout(this.checkTimer);
     this.wake?.();
-    // Waits for the jobs under way in this process; the others stay in Redis for the other replicas.
-    await this.worker?.close();
+    // The jobs under way in this process finish first; the others stay in Redis for the other replicas.
+    // BullMQ's own wait for them ends its blocking connection and waits for the end, which ioredis
+    // never reports for a connection waiting between two reconnection attempts: the stop hung while
+    // Redis was away or just back. So the worker takes no more jobs, this waits, then closes it.
+    await this.worker?.pause(true);
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+    await this.worker?.close(true);
     await this.registering;
     await this.checking;
     await this.queue.close();
@@ -92,7 +99,13 @@ export class BullMqJobScheduler implements JobScheduler {
     const scheduled = this.jobs.get(job.name);
     // A job of another version of the service, whose scheduler this one removes.
     if (!scheduled) return;
-    await this.options.metrics.measure(scheduled);
+    const run = this.options.metrics.measure(scheduled);
+    this.underWay.add(run);
+    try {
+      await run;
+    } finally {
+      this.underWay.delete(run);
+    }
   }
 
   /** Upserts every scheduler, retrying until Redis takes them, then removes the ones not known here. */

@@ -143,6 +143,40 @@ describe('BullMQ job scheduler shared by replicas', () => {
     await waitFor(() => total(replicas, 'tick') >= afterLoss + 2, 'runs after the loss');
   });
 
+  it('waits for a job under way when it stops', async () => {
+    let finished = false;
+    replicas = startReplicas({ REDIS_URL: redis.url, REDIS_CLUSTER: false }, 'jobs-stop', 1, (runs) => [
+      {
+        name: 'long',
+        everyMs: 60_000,
+        run: async () => {
+          runs.set('long', 1);
+          await sleep(1_000);
+          finished = true;
+        },
+      },
+    ]);
+    await waitFor(() => total(replicas, 'long') > 0, 'the run at start');
+    await replicas[0].scheduler.stop();
+    expect(finished).toBe(true);
+    replicas = [];
+  });
+
+  // Last of the tests on this server: it restarts it empty.
+  it('stops while Redis is away, between two reconnection attempts', async () => {
+    if (!redis.canKill) return;
+    replicas = startReplicas({ REDIS_URL: redis.url, REDIS_CLUSTER: false }, 'jobs-away', 1, (runs) => [
+      counting('tick', 60_000)(runs),
+    ]);
+    await waitFor(() => total(replicas, 'tick') > 0, 'the run at start');
+    await redis.kill();
+    // The attempts back off to 2 s apart, so the connections now spend nearly all their time between two.
+    await sleep(3_000);
+    await replicas[0].scheduler.stop();
+    replicas = [];
+    await redis.restart();
+  });
+
   describe('on a Redis Cluster', () => {
     let cluster: TestRedisCluster;
 
