@@ -107,5 +107,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     return;
   }
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
+  // Let go once written: a client keeping its side open would hold the socket, and the drain.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`, () =>
+    socket.destroy(),
+  );
 }

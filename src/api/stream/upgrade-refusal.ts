@@ -3,12 +3,17 @@ import type { Duplex } from 'node:stream';
 import { errorBody } from '../http/api-error';
 import { codeOf } from '../http/error-response';
 
-/** Answers a websocket upgrade that is not taken with an HTTP error and the API's JSON error body. */
+/**
+ * Answers a websocket upgrade that is not taken with an HTTP error and the API's JSON error body, then
+ * lets the socket go: once the server has ended its side, the socket would stay open for as long as
+ * the client kept its own, unread, outside the HTTP server's count and holding up its drain.
+ */
 export function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(errorBody(codeOf(status), message));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
