@@ -1,4 +1,11 @@
-import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { SandboxConfig } from './config/sandbox-config';
@@ -22,8 +29,13 @@ export function createSandboxExchange(config: SandboxConfig): SandboxExchange {
   return exchange;
 }
 
-/** Starts the synthetic flow and the websocket routing with the application, and stops the flow with it. */
-class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+/**
+ * Starts the synthetic flow and the websocket routing with the application; at shutdown cuts off the
+ * websocket sockets its interfaces left open, and stops the flow.
+ */
+class SandboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('Sandbox');
+
   constructor(
     @Inject(SandboxExchange) private readonly exchange: SandboxExchange,
     @Inject(UpgradeRouter) private readonly upgrades: UpgradeRouter,
@@ -33,6 +45,12 @@ class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   onApplicationBootstrap(): void {
     this.upgrades.attach(this.adapterHost.httpAdapter.getHttpServer() as Server);
     this.exchange.start();
+  }
+
+  /** After every interface closed its connections (`onModuleDestroy`), before the HTTP server closes. */
+  beforeApplicationShutdown(): void {
+    const cut = this.upgrades.cutOff();
+    if (cut > 0) this.logger.debug(`${cut} websocket socket(s) still open at shutdown, cut off`);
   }
 
   onApplicationShutdown(): void {

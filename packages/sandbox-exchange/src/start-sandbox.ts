@@ -28,7 +28,9 @@ export async function startSandbox(
   @Module({ imports: [SandboxConfigModule.forRoot(config), SandboxModule] })
   class SandboxAppModule {}
 
-  const app = await NestFactory.create<NestFastifyApplication>(SandboxAppModule, new FastifyAdapter(), {
+  // A request still under way at shutdown is cut off: the server's close would wait for it.
+  const adapter = new FastifyAdapter({ forceCloseConnections: true });
+  const app = await NestFactory.create<NestFastifyApplication>(SandboxAppModule, adapter, {
     logger,
     // Fail with an error the caller sees, instead of exiting the process.
     abortOnError: false,

@@ -11,6 +11,8 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 export class UpgradeRouter {
   private readonly logger = new Logger(UpgradeRouter.name);
   private readonly routes: { path: string; handler: UpgradeHandler }[] = [];
+  /** Every socket upgraded or refused here that is still open: the HTTP server no longer tracks them. */
+  private readonly sockets = new Set<Duplex>();
 
   /** `path` matches exactly, with or without a trailing slash. */
   register(path: string, handler: UpgradeHandler): void {
@@ -19,6 +21,8 @@ export class UpgradeRouter {
 
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
       const path = new URL(request.url ?? '/', 'http://sandbox').pathname.replace(/\/$/, '');
       const route = this.routes.find((candidate) => candidate.path === path);
       if (!route) {
@@ -32,5 +36,16 @@ export class UpgradeRouter {
         socket.destroy();
       }
     });
+  }
+
+  /**
+   * Destroys the sockets still open, for a shutdown once the interfaces closed theirs: a refusal's
+   * socket stays open until its client closes its side, and the server's close waits for it.
+   * Returns how many there were.
+   */
+  cutOff(): number {
+    const open = [...this.sockets];
+    for (const socket of open) socket.destroy();
+    return open.length;
   }
 }
