@@ -3,10 +3,7 @@ import type { Logger } from 'pino';
 
 type PinoLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
-/**
- * Nest's own start-up lines (each module initialised, each route mapped, the application started):
- * some seventy at every start of a pod, the same each time, so they are written at debug.
- */
+/** Nest's own start-up lines (each module initialised, each route mapped): the same at every start. */
 const NEST_START_UP_CONTEXTS: ReadonlySet<string> = new Set([
   'NestFactory',
   'InstanceLoader',

@@ -82,10 +82,9 @@ export class BullMqJobScheduler implements JobScheduler {
     this.options.connections.queue.off('ready', this.checkAfterReconnect);
     clearTimeout(this.checkTimer);
     this.wake?.();
-    // The jobs under way in this process finish first; the others stay in Redis for the other replicas.
-    // BullMQ's own wait for them ends its blocking connection and waits for the end, which ioredis
-    // never reports for a connection waiting between two reconnection attempts: the stop hung while
-    // Redis was away or just back. So the worker takes no more jobs, this waits, then closes it.
+    // The jobs under way here finish first; the others stay in Redis for the other replicas. Not by
+    // BullMQ's graceful close: it waits for its blocking connection to end, which ioredis never reports
+    // for a connection between two reconnection attempts (the stop hung while Redis was away).
     await this.worker?.pause(true);
     while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
     await this.worker?.close(true);

@@ -50,7 +50,7 @@ class SandboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutd
   /** After every interface closed its connections (`onModuleDestroy`), before the HTTP server closes. */
   beforeApplicationShutdown(): void {
     const cut = this.upgrades.cutOff();
-    if (cut > 0) this.logger.debug(`${cut} websocket socket(s) still open at shutdown, cut off`);
+    if (cut > 0) this.logger.debug(`${cut} upgraded or refused socket(s) still open at shutdown, cut off`);
   }
 
   onApplicationShutdown(): void {

@@ -5,8 +5,7 @@ import { codeOf } from '../http/error-response';
 
 /**
  * Answers a websocket upgrade that is not taken with an HTTP error and the API's JSON error body, then
- * lets the socket go: once the server has ended its side, the socket would stay open for as long as
- * the client kept its own, unread, outside the HTTP server's count and holding up its drain.
+ * lets the socket go: ended, it would stay open as long as the client kept its side, holding the drain.
  */
 export function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(errorBody(codeOf(status), message));
