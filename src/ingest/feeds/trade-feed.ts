@@ -62,8 +62,10 @@ export class TradeFeed {
             const known = listener.newestTradeTime() ?? this.options.now() - DAY_MS;
             listener.onTrades(trades);
             const oldest = trades[0]?.time;
-            if (trades.length >= this.options.snapshotCount && oldest !== undefined && oldest > known) {
-              backfill.request({ from: known, to: oldest });
+            // Trades of the newest known one's millisecond may be missing too (a full snapshot can
+            // start within it), so the range reaches back to just before it; repeats are merged.
+            if (trades.length >= this.options.snapshotCount && oldest !== undefined && oldest >= known) {
+              backfill.request({ from: known - 1, to: oldest });
             } else if (backfill.pending === undefined) listener.onCaughtUp();
           },
           onTrades: (trades) => listener.onTrades(trades),
