@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { MarketInfo } from '../../market/market-info';
 import { Trade } from '../../market/trade';
 import { parseExactJson } from '../../upstream/exact-json';
@@ -43,6 +44,9 @@ function fakeGateway() {
 }
 
 describe('TradeFeed', () => {
+  // The feed logs each backfill; the assertions read the history asked for instead.
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn']));
   const newest = 1_700_000_000_000;
 
   function open(snapshotCount: number) {
