@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../support/redis-server';
 
@@ -78,6 +78,7 @@ async function startOnPort(options: GatewayProcessOptions, port: number): Promis
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   if (LOG_DIR) {
+    mkdirSync(LOG_DIR, { recursive: true });
     const file = createWriteStream(join(LOG_DIR, `${options.name}-${child.pid}.log`));
     child.stdout!.pipe(file, { end: false });
     child.stderr!.pipe(file, { end: false });
