@@ -1,17 +1,7 @@
 import { connect } from 'node:net';
+import { settlesWithin } from '../support/settles-within';
 import { StreamClient } from '../support/stream-client';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-
-/** Resolves true when `promise` settles within `ms`, false otherwise. */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const outcome = await Promise.race([promise.then(() => true as const), late]);
-  clearTimeout(timer);
-  return outcome;
-}
 
 /**
  * Writes `text` on a new connection to the stack's API and returns what the server answered once it
@@ -62,12 +52,12 @@ describe('a client that keeps its side open after the API answered and ended', (
     );
     expect(answer).toMatch(/^HTTP\/1\.1 429 /);
     reader.close();
-    expect(await within(stack.app.closeHttp(), 15_000)).toBe(true);
+    expect(await settlesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
   });
 
   it('does not hold up the drain after a malformed request', async () => {
     const answer = await answerTo(stack, 'NOT HTTP AT ALL\r\n\r\n', open);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await within(stack.app.closeHttp(), 15_000)).toBe(true);
+    expect(await settlesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
   });
 });
