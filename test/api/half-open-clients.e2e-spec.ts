@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { settlesWithin } from '../support/settles-within';
+import { resolvesWithin } from '../support/resolves-within';
 import { StreamClient } from '../support/stream-client';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
@@ -52,12 +52,12 @@ describe('a client that keeps its side open after the API answered and ended', (
     );
     expect(answer).toMatch(/^HTTP\/1\.1 429 /);
     reader.close();
-    expect(await settlesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
+    expect(await resolvesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
   });
 
   it('does not hold up the drain after a malformed request', async () => {
     const answer = await answerTo(stack, 'NOT HTTP AT ALL\r\n\r\n', open);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await settlesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
+    expect(await resolvesWithin(stack.app.closeHttp(), 15_000)).toBe(true);
   });
 });

@@ -79,10 +79,7 @@ describe('BullMQ job scheduler shared by replicas', () => {
     await Promise.all(replicas.map(({ scheduler }) => scheduler.stop()));
     replicas = [];
   });
-  afterAll(async () => {
-    await redis.stop();
-    Logger.overrideLogger(['log', 'error', 'warn']);
-  });
+  afterAll(() => redis.stop());
 
   it('runs each job once per interval in all, on whichever replica, at start and then every interval', async () => {
     const location = { REDIS_URL: redis.url, REDIS_CLUSTER: false };

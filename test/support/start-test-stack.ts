@@ -9,7 +9,7 @@ import { StateStore } from '../../src/store/state-store';
 import { STATE_STORE } from '../../src/store/store.module';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { startRedisServer, TestRedisServer } from './redis-server';
-import { settlesWithin } from './settles-within';
+import { resolvesWithin } from './resolves-within';
 import { startTestSandbox } from './start-test-sandbox';
 
 export interface TestStack {
@@ -76,7 +76,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
 }
 
 async function within(part: string, closing: Promise<void>, limitMs: number): Promise<void> {
-  if (!(await settlesWithin(closing, limitMs)))
+  if (!(await resolvesWithin(closing, limitMs)))
     process.stderr.write(
       `${part} did not close within ${limitMs} ms (${basename(expect.getState().testPath ?? '')}); ` +
         `open: ${process.getActiveResourcesInfo().join(', ')}; sockets: ${openSockets().join(', ')}\n`,

@@ -44,9 +44,9 @@ function fakeGateway() {
 }
 
 describe('TradeFeed', () => {
-  // The feed logs each backfill; the assertions read the history asked for instead.
+  // The feed logs each backfill; the assertions read the history asked for instead. Jest gives each
+  // spec file its own modules, so the setting ends with the file.
   beforeAll(() => Logger.overrideLogger(false));
-  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn']));
   const newest = 1_700_000_000_000;
 
   function open(snapshotCount: number) {

@@ -1,5 +1,5 @@
-/** Whether `promise` is fulfilled within `ms`; the timer is cleared either way, so it keeps no test alive. */
-export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Whether `promise` resolves within `ms` (its rejection passes through); the timer is cleared either way. */
+export async function resolvesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
