@@ -83,8 +83,8 @@ export class BullMqJobScheduler implements JobScheduler {
     clearTimeout(this.checkTimer);
     this.wake?.();
     // The jobs under way here finish first; the others stay in Redis for the other replicas. Not by
-    // BullMQ's graceful close: it waits for its blocking connection to end, which ioredis never reports
-    // for a connection between two reconnection attempts (the stop hung while Redis was away).
+    // BullMQ's graceful close: it also waits for each finished job's result to reach Redis, however
+    // long Redis is away.
     await this.worker?.pause(true);
     while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
     await this.worker?.close(true);

@@ -1,5 +1,12 @@
 import Redis, { Command } from 'ioredis';
+import { closeHandler } from 'ioredis/built/redis/event_handler';
 import type { LegacyRedisOptions } from './redis-connection';
+
+/** The state of ioredis' `Redis` that its disconnect() changes between two reconnection attempts. */
+interface ReconnectionInternals {
+  manuallyClosing: boolean;
+  reconnectTimeout: NodeJS.Timeout | null;
+}
 
 /** Emitted with the command's error when a connection drops itself after a stall. */
 export const STALLED = 'stalled';
@@ -15,7 +22,10 @@ const REOPEN_DELAY_MS = 100;
  *
  * It never ends unless its owner closes it: ioredis ends a connection for good when a reconnection
  * fails in its connector, as when the Sentinel failover detector of the connection before closes
- * the connector while it looks for the new primary.
+ * the connector while it looks for the new primary. Closed by its owner between two reconnection
+ * attempts, it ends at once and rejects what it queued (ioredis alone would stay `reconnecting`,
+ * its queued commands pending for good), and closing it again once ended leaves no timer behind.
+ * Its duplicates (BullMQ's blocking connections) are alike.
  */
 export class StallAwareRedis extends Redis {
   private closedByOwner = false;
@@ -37,8 +47,22 @@ export class StallAwareRedis extends Redis {
   }
 
   override disconnect(reconnect = false): void {
-    if (!reconnect) this.closedByOwner = true;
-    super.disconnect(reconnect);
+    if (reconnect) return super.disconnect(true);
+    this.closedByOwner = true;
+    // ioredis would end the socket that closed already and arm a timer waiting for it to close.
+    if (this.status === 'end') return;
+    if (this.status !== 'reconnecting') return super.disconnect();
+    // The same, and no socket is left whose close would end the connection: what ioredis'
+    // disconnect() does but for the socket, then what its close does.
+    const internals = this as unknown as ReconnectionInternals;
+    internals.manuallyClosing = true;
+    clearTimeout(internals.reconnectTimeout ?? undefined);
+    internals.reconnectTimeout = null;
+    closeHandler(this)();
+  }
+
+  override duplicate(override?: Partial<LegacyRedisOptions>): Redis {
+    return new StallAwareRedis({ ...this.options, ...override });
   }
 
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
