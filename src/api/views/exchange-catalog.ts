@@ -16,6 +16,7 @@ import { SingleFlight } from './single-flight';
 export class ExchangeCatalog {
   private readonly logger = new Logger(ExchangeCatalog.name);
   private cached?: MarketCatalog;
+  private cachedByInstrument = new Map<string, MarketInfo>();
   private readonly loads = new SingleFlight<'catalog', MarketCatalog | undefined>();
 
   constructor(
@@ -30,7 +31,10 @@ export class ExchangeCatalog {
     if (this.cached?.refreshedAt === refreshedAt) return this.cached;
     try {
       const catalog = await this.loads.run('catalog', () => this.store.readCatalog());
-      if (catalog) this.cached = catalog;
+      if (catalog) {
+        this.cached = catalog;
+        this.cachedByInstrument = new Map(catalog.markets.map((market) => [market.instrument, market]));
+      }
     } catch (error) {
       if (!this.cached)
         throw ApiError.unavailable('store_unavailable', 'the market catalogue cannot be read');
@@ -42,7 +46,7 @@ export class ExchangeCatalog {
 
   /** Any market of the catalogue, hidden or not, named in any letter case with `_` or `-`. */
   async find(name: string): Promise<MarketInfo | undefined> {
-    const instrument = normalizeInstrument(name);
-    return (await this.catalog()).markets.find((market) => market.instrument === instrument);
+    await this.catalog();
+    return this.cachedByInstrument.get(normalizeInstrument(name));
   }
 }
