@@ -52,8 +52,8 @@ export class StallAwareRedis extends Redis {
     // ioredis would end the socket that closed already and arm a timer waiting for it to close.
     if (this.status === 'end') return;
     if (this.status !== 'reconnecting') return super.disconnect();
-    // The same, and no socket is left whose close would end the connection: what ioredis'
-    // disconnect() does but for the socket, then what its close does.
+    // Between two attempts no socket is left whose close would end the connection: what ioredis'
+    // disconnect() does but end a socket, then what a socket's close does.
     const internals = this as unknown as ReconnectionInternals;
     internals.manuallyClosing = true;
     clearTimeout(internals.reconnectTimeout ?? undefined);
