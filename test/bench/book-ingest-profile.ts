@@ -64,9 +64,13 @@ async function main(): Promise<void> {
       recorder?.start();
       const versionsBefore = await bookVersions(sandbox.url, instruments);
       const cpuBefore = gateway.cpuSeconds();
+      // In the window this process does nothing but receive the recorder's frames.
+      const receiverCpuBefore = process.cpuUsage();
       const windowStart = monotonicMicros();
       await sleep(seconds * 1000);
       const cpu = gateway.cpuSeconds() - cpuBefore;
+      const receiverCpuUsed = process.cpuUsage(receiverCpuBefore);
+      const receiverCpu = (receiverCpuUsed.user + receiverCpuUsed.system) / 1e6;
       const window = { start: windowStart, end: monotonicMicros() };
       const frames = recorder?.stop() ?? { frames: [], windowStart: 0 };
       const versionsAfter = await bookVersions(sandbox.url, instruments);
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
       gateway = undefined;
       const deltas = versionsAfter.reduce((sum, version, index) => sum + version - versionsBefore[index], 0);
       const elapsed = (window.end - window.start) / 1e6;
-      return { cpu, deltas, elapsed, window, pid, frames };
+      return { cpu, receiverCpu, deltas, elapsed, window, pid, frames };
     } finally {
       await gateway?.close();
       await sandbox.close();
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
     // this makes the ratio larger.
     const floor = frameFloor(plain.frames);
     const ingestPer1000 = perThousand(plain);
+    const receivePer1000 = perThousand({ cpu: plain.receiverCpu, deltas: plain.deltas });
     const lines = [
       '## Ingest profile',
       '',
@@ -109,6 +114,10 @@ async function main(): Promise<void> {
         `CPU ms per 1,000 (rounds ${floor.lowest.toFixed(2)} to ${floor.highest.toFixed(2)}). ` +
         `**ingest CPU / floor ${(ingestPer1000 / floor.cpuMsPer1000).toFixed(1)}** ` +
         `(${(ingestPer1000 / floor.highest).toFixed(1)} to ${(ingestPer1000 / floor.lowest).toFixed(1)} over the floor's rounds).`,
+      '',
+      `Receiving the same frames, a bare \`ws\` client beside the gateway with its batched reads (this process over the window): ` +
+        `${receivePer1000.toFixed(2)} CPU ms per 1,000 deltas. Ingest CPU / (floor + receiving): ` +
+        `**${(ingestPer1000 / (floor.cpuMsPer1000 + receivePer1000)).toFixed(1)}**.`,
       '',
       ...(profiled
         ? [

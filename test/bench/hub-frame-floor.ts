@@ -1,9 +1,11 @@
 import WebSocket from 'ws';
+import { AppConfig } from '../../src/config/app-config';
 import { OrderBook } from '../../src/market/order-book';
 import { restoreFastStringPrototype } from '../../src/store/fast-string-prototype';
 import { bookMessageOf, BookItem } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { MARKET_DATA_HUB_PATH } from '../../src/upstream/hub/hub-url';
+import { openWebSocket } from '../../src/upstream/read-batching';
 import { median } from './book-timing';
 
 /**
@@ -32,10 +34,13 @@ export class HubFrameRecorder {
     });
   }
 
-  /** Opens the hub of the exchange at `baseUrl` and every instrument's `Book` stream. */
+  /**
+   * Opens the hub of the exchange at `baseUrl` and every instrument's `Book` stream, its reads batched
+   * as the gateway's are by default: what receiving the frames costs at the least.
+   */
   static async open(baseUrl: string, instruments: readonly string[]): Promise<HubFrameRecorder> {
     const url = `${baseUrl.replace(/^http/, 'ws')}${MARKET_DATA_HUB_PATH}`;
-    const socket = new WebSocket(url);
+    const socket = openWebSocket(url, {}, new AppConfig().UPSTREAM_READ_BATCH_MS);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
