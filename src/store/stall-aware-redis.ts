@@ -2,12 +2,6 @@ import Redis, { Command } from 'ioredis';
 import { closeHandler } from 'ioredis/built/redis/event_handler';
 import type { LegacyRedisOptions } from './redis-connection';
 
-/** The state of ioredis' `Redis` that its disconnect() changes between two reconnection attempts. */
-interface ReconnectionInternals {
-  manuallyClosing: boolean;
-  reconnectTimeout: NodeJS.Timeout | null;
-}
-
 /** Emitted with the command's error when a connection drops itself after a stall. */
 export const STALLED = 'stalled';
 
@@ -24,8 +18,7 @@ const REOPEN_DELAY_MS = 100;
  * fails in its connector, as when the Sentinel failover detector of the connection before closes
  * the connector while it looks for the new primary. Closed by its owner between two reconnection
  * attempts, it ends at once and rejects what it queued (ioredis alone would stay `reconnecting`,
- * its queued commands pending for good), and closing it again once ended leaves no timer behind.
- * Its duplicates (BullMQ's blocking connections) are alike.
+ * its queued commands pending for good). Its duplicates (BullMQ's blocking connections) are alike.
  */
 export class StallAwareRedis extends Redis {
   private closedByOwner = false;
@@ -47,18 +40,11 @@ export class StallAwareRedis extends Redis {
   }
 
   override disconnect(reconnect = false): void {
-    if (reconnect) return super.disconnect(true);
-    this.closedByOwner = true;
-    // ioredis would end the socket that closed already and arm a timer waiting for it to close.
-    if (this.status === 'end') return;
-    if (this.status !== 'reconnecting') return super.disconnect();
-    // Between two attempts no socket is left whose close would end the connection: what ioredis'
-    // disconnect() does but end a socket, then what a socket's close does.
-    const internals = this as unknown as ReconnectionInternals;
-    internals.manuallyClosing = true;
-    clearTimeout(internals.reconnectTimeout ?? undefined);
-    internals.reconnectTimeout = null;
-    closeHandler(this)();
+    if (!reconnect) this.closedByOwner = true;
+    const betweenAttempts = !reconnect && this.status === 'reconnecting';
+    super.disconnect(reconnect);
+    // Between two attempts no socket is left whose close would end the connection: end it as one would.
+    if (betweenAttempts) closeHandler(this)();
   }
 
   override duplicate(override?: Partial<LegacyRedisOptions>): Redis {
