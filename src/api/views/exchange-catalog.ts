@@ -15,8 +15,7 @@ import { SingleFlight } from './single-flight';
 @Injectable()
 export class ExchangeCatalog {
   private readonly logger = new Logger(ExchangeCatalog.name);
-  private cached?: MarketCatalog;
-  private cachedByInstrument = new Map<string, MarketInfo>();
+  private cached?: { readonly catalog: MarketCatalog; readonly byInstrument: Map<string, MarketInfo> };
   private readonly loads = new SingleFlight<'catalog', MarketCatalog | undefined>();
 
   constructor(
@@ -28,25 +27,26 @@ export class ExchangeCatalog {
   async catalog(): Promise<MarketCatalog> {
     if (!this.views.ready) throw ApiError.unavailable('no_data', 'market data is not loaded yet');
     const refreshedAt = this.views.catalogRefreshedAt();
-    if (this.cached?.refreshedAt === refreshedAt) return this.cached;
+    if (this.cached?.catalog.refreshedAt === refreshedAt) return this.cached.catalog;
     try {
       const catalog = await this.loads.run('catalog', () => this.store.readCatalog());
-      if (catalog) {
-        this.cached = catalog;
-        this.cachedByInstrument = new Map(catalog.markets.map((market) => [market.instrument, market]));
-      }
+      if (catalog)
+        this.cached = {
+          catalog,
+          byInstrument: new Map(catalog.markets.map((market) => [market.instrument, market])),
+        };
     } catch (error) {
       if (!this.cached)
         throw ApiError.unavailable('store_unavailable', 'the market catalogue cannot be read');
       this.logger.warn(`catalogue served from memory, the store failed: ${(error as Error).message}`);
     }
     if (!this.cached) throw ApiError.unavailable('no_data', 'market data is not loaded yet');
-    return this.cached;
+    return this.cached.catalog;
   }
 
   /** Any market of the catalogue, hidden or not, named in any letter case with `_` or `-`. */
   async find(name: string): Promise<MarketInfo | undefined> {
     await this.catalog();
-    return this.cachedByInstrument.get(normalizeInstrument(name));
+    return this.cached?.byInstrument.get(normalizeInstrument(name));
   }
 }
