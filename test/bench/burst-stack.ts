@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { freePort, gatewayEnv, MainProcess, progress, redisCpuSeconds, sleep } from './bench-process';
-import { EmittedTop, StoredVersion, topKey } from './freshness-matching';
+import { EmittedTop, VersionSeen, topKey } from './freshness-matching';
 
 /**
  * The gateway as the burst benchmarks deploy it against a sandbox exchange process, and the sandbox's
@@ -41,7 +41,7 @@ export interface Deployment {
   /** Redis' CPU seconds so far (split only). */
   redisCpuSeconds?(): Promise<number>;
   /** Split only: records the book versions the store announces for `instruments` from now on. */
-  recordStoredVersions?(instruments: readonly string[]): Promise<ReadonlyMap<string, StoredVersion[]>>;
+  recordStoredVersions?(instruments: readonly string[]): Promise<ReadonlyMap<string, VersionSeen[]>>;
   stop(): Promise<void>;
 }
 
@@ -103,7 +103,7 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
     api,
     apiUrl,
     recordStoredVersions: async (instruments) => {
-      const stored = new Map(instruments.map((instrument) => [instrument, [] as StoredVersion[]]));
+      const stored = new Map(instruments.map((instrument) => [instrument, [] as VersionSeen[]]));
       subscriber.on('message', (_channel: string, text: string) => {
         const notice = JSON.parse(text) as { kind: string; instrument?: string; bookVersion?: number };
         if (notice.kind !== 'instrument') return;

@@ -9,7 +9,7 @@ import {
   lagsFrom,
   ObservedTop,
   recentTrades,
-  storedLags,
+  versionLags,
   tickerKey,
   tickerStates,
   timeableTickerStates,
@@ -305,7 +305,7 @@ export async function runFreshness(settings: Settings): Promise<FreshnessResult>
       bookLags.push(...lagsFrom(emitted, matched.lags, phaseStart));
       unseen += matched.unseen;
       observations += books[index].observed.length;
-      const stored = storedVersions && storedLags(emitted, storedVersions.get(instrument) ?? []);
+      const stored = storedVersions && versionLags(emitted, storedVersions.get(instrument) ?? []);
       storeLags.push(...lagsFrom(emitted, stored?.lags ?? [], phaseStart));
       unstored += stored?.unseen ?? 0;
       const states = tickerStates(emitted);

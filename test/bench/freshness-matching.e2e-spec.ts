@@ -1,4 +1,11 @@
-import { EmittedTop, lagsFrom, tickerStates, timeableTickerStates, topLags } from './freshness-matching';
+import {
+  EmittedTop,
+  lagsFrom,
+  tickerStates,
+  timeableTickerStates,
+  topLags,
+  versionLags,
+} from './freshness-matching';
 
 /** Ticker states (bid|ask) emitted at the given times, one version each. */
 function states(...emitted: [time: number, key: string][]): EmittedTop[] {
@@ -26,6 +33,19 @@ describe('freshness matching', () => {
 
     expect(lagsFrom(emitted, lags, 10)).toEqual([80, 110]);
     expect(lagsFrom(emitted, lags, 10, [true, false, true, true])).toEqual([110]);
+  });
+
+  it('gives each state the first version seen that is its own or later, a return to a shown top included', () => {
+    // Versions 0, 1, 2: the top goes a|b, a|c and back to a|b, all within one write (version 2 at 40).
+    const emitted = states([0, 'a|b'], [10, 'a|c'], [20, 'a|b'], [500, 'e|c']);
+    const seen = [
+      { time: 5, version: 0 },
+      { time: 40, version: 2 },
+    ];
+
+    expect(versionLags(emitted, seen)).toEqual({ lags: [5, 30, 20], unseen: 1 });
+    // Matched by the top alone, the return to a|b would wait for the next change of the top.
+    expect(topLags(emitted, [{ time: 5, key: 'a|b' }]).lags).toEqual([5]);
   });
 
   it('keeps the states of a ticker whose prices changed', () => {

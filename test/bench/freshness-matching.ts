@@ -7,8 +7,8 @@ export interface EmittedTop {
   readonly version: number;
 }
 
-/** A book version the store announced (a change notice), and when the notice arrived. */
-export interface StoredVersion {
+/** A book version that reached a reader (the store's change notice, a stream message), and when. */
+export interface VersionSeen {
   readonly time: number;
   readonly version: number;
 }
@@ -72,16 +72,16 @@ export function lagsFrom(
 }
 
 /**
- * How long each emitted state took to be stored: from its event time to the first change notice of
- * its version or a later one. Both lists oldest first; versions grow in both.
+ * How long each emitted state took to reach a reader of versions: from its event time to the first
+ * version seen that is its own or a later one. Both lists oldest first; versions grow in both.
  */
-export function storedLags(emitted: readonly EmittedTop[], stored: readonly StoredVersion[]): TopLags {
+export function versionLags(emitted: readonly EmittedTop[], seen: readonly VersionSeen[]): TopLags {
   const lags: number[] = [];
   let next = 0;
   for (const [index, state] of emitted.entries()) {
-    while (next < stored.length && stored[next].version < state.version) next++;
-    if (next === stored.length) return { lags, unseen: emitted.length - index };
-    lags.push(stored[next].time - state.time);
+    while (next < seen.length && seen[next].version < state.version) next++;
+    if (next === seen.length) return { lags, unseen: emitted.length - index };
+    lags.push(seen[next].time - state.time);
   }
   return { lags, unseen: 0 };
 }

@@ -1,14 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { topKey } from './freshness-matching';
+import { VersionSeen } from './freshness-matching';
 
 /**
  * The readers of the stream benchmark, in a process of their own so that their work is not the
  * server's: many connections to one `/stream` URL, each subscribed to its plan of channels. While
  * recording they count every frame and time every book message (receipt minus its `ts`); the first
  * reader of each channel also keeps its frames (for the bare server to send again), the first reader
- * of each watched book applies it and notes every change of its top, and the first reader of each
- * trades channel times every trade. Driven over IPC by the benchmark (`ReaderCommand`).
+ * of each watched book notes the version (`seq`) of every message and when it came, and the first
+ * reader of each trades channel times every trade. Driven over IPC by the benchmark (`ReaderCommand`).
  */
 
 export type ReaderCommand =
@@ -36,8 +36,8 @@ export interface RecordedReading {
   readonly bookTsLags: number[];
   /** Receipt minus each trade's time, first reader of each trades channel. */
   readonly tradeLags: number[];
-  /** Each change of the top of each watched book, with its receipt time. */
-  readonly tops: Record<string, { time: number; key: string }[]>;
+  /** The version of each message of each watched book, with its receipt time. */
+  readonly versions: Record<string, VersionSeen[]>;
   /** Connections closed by the server while recording. */
   readonly closed: number;
 }
@@ -94,37 +94,6 @@ class Reader {
   }
 }
 
-/** A book as its reader holds it, for the top. */
-class HeldBook {
-  private readonly bids = new Map<string, string>();
-  private readonly asks = new Map<string, string>();
-
-  apply(message: { type: string; bids: [string, string][]; asks: [string, string][] }): void {
-    if (message.type === 'snapshot') {
-      this.bids.clear();
-      this.asks.clear();
-    }
-    for (const [side, levels] of [
-      [this.bids, message.bids],
-      [this.asks, message.asks],
-    ] as const)
-      for (const [price, amount] of levels)
-        if (Number(amount) === 0) side.delete(price);
-        else side.set(price, amount);
-  }
-
-  topKey(): string {
-    return topKey(best(this.bids, 1), best(this.asks, -1));
-  }
-}
-
-function best(side: Map<string, string>, sign: 1 | -1): string[] | null {
-  let found: string | undefined;
-  for (const price of side.keys())
-    if (found === undefined || sign * (Number(price) - Number(found)) > 0) found = price;
-  return found === undefined ? null : [found, side.get(found)!];
-}
-
 class Readings {
   recording = false;
   private startedAt = 0;
@@ -136,11 +105,11 @@ class Readings {
   private bookTsLags: number[] = [];
   private tradeLags: number[] = [];
   private recorded: RecordedFrames = {};
-  private tops: Record<string, { time: number; key: string }[]> = {};
+  private versions: Record<string, VersionSeen[]> = {};
   /** The reader that keeps each channel's frames: the first one subscribed to it. */
   private readonly keeper = new Map<string, Reader>();
   private readonly keepers = new Set<Reader>();
-  private readonly watched = new Map<string, HeldBook>();
+  private watched = new Set<string>();
 
   /** The readers from now on: the first of each channel keeps its frames. */
   serve(readers: readonly Reader[]): void {
@@ -155,9 +124,8 @@ class Readings {
   }
 
   start(watchedBooks: readonly string[]): void {
-    this.watched.clear();
-    for (const channel of watchedBooks) this.watched.set(channel, new HeldBook());
-    this.tops = Object.fromEntries(watchedBooks.map((channel) => [channel, []]));
+    this.watched = new Set(watchedBooks);
+    this.versions = Object.fromEntries(watchedBooks.map((channel) => [channel, []]));
     this.recorded = {};
     this.frames = this.bytes = this.laterSnapshots = this.closed = 0;
     this.types = {};
@@ -190,21 +158,15 @@ class Readings {
     const message = JSON.parse(text) as {
       type: string;
       channel?: string;
-      bids: [string, string][];
-      asks: [string, string][];
+      seq?: number;
       trades?: { time: number }[];
     };
     if (message.channel === undefined) return;
     if (message.type === 'snapshot' && !reader.firstSnapshot(message.channel)) this.laterSnapshots++;
     if (this.keeper.get(message.channel) !== reader) return;
     (this.recorded[message.channel] ??= []).push([now - this.startedAt, text]);
-    const held = this.watched.get(message.channel);
-    if (held && (message.type === 'snapshot' || message.type === 'update')) {
-      held.apply(message);
-      const key = held.topKey();
-      const tops = this.tops[message.channel];
-      if (tops.at(-1)?.key !== key) tops.push({ time: now, key });
-    }
+    if (this.watched.has(message.channel) && message.seq !== undefined)
+      this.versions[message.channel].push({ time: now, version: message.seq });
     if (message.type === 'trades') for (const trade of message.trades!) this.tradeLags.push(now - trade.time);
   }
 
@@ -223,7 +185,7 @@ class Readings {
       laterSnapshots: this.laterSnapshots,
       bookTsLags: this.bookTsLags,
       tradeLags: this.tradeLags,
-      tops: this.tops,
+      versions: this.versions,
       closed: this.closed,
     };
   }
