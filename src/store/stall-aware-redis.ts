@@ -5,6 +5,12 @@ import type { LegacyRedisOptions } from './redis-connection';
 /** Emitted with the command's error when a connection drops itself after a stall. */
 export const STALLED = 'stalled';
 
+/** What this class uses of ioredis' failover detector (not exported by ioredis). */
+interface FailoverDetector {
+  readonly isDisconnected: boolean;
+  cleanup(): void;
+}
+
 /** Pause before a connection that ended by itself is made again. */
 const REOPEN_DELAY_MS = 100;
 
@@ -18,7 +24,8 @@ const REOPEN_DELAY_MS = 100;
  * fails in its connector, as when the Sentinel failover detector of the connection before closes
  * the connector while it looks for the new primary. Closed by its owner between two reconnection
  * attempts, it ends at once and rejects what it queued (ioredis alone would stay `reconnecting`,
- * its queued commands pending for good). Its duplicates (BullMQ's blocking connections) are alike.
+ * its queued commands pending for good). Closed with QUIT, it also lets go of its Sentinel failover
+ * subscriptions. Its duplicates (BullMQ's blocking connections) are alike.
  */
 export class StallAwareRedis extends Redis {
   private closedByOwner = false;
@@ -29,7 +36,8 @@ export class StallAwareRedis extends Redis {
     // ioredis tells its arguments apart by their types.
     super(...([first, options].filter((argument) => argument !== undefined) as [string, LegacyRedisOptions]));
     this.on('end', () => {
-      if (!this.closedByOwner) setTimeout(() => this.reopen(), REOPEN_DELAY_MS).unref();
+      if (this.closedByOwner) this.stopFailoverDetector();
+      else setTimeout(() => this.reopen(), REOPEN_DELAY_MS).unref();
     });
   }
 
@@ -55,6 +63,18 @@ export class StallAwareRedis extends Redis {
     if (command.name === 'quit') this.closedByOwner = true;
     command.promise.catch((error: unknown) => this.dropIfStalled(error));
     return super.sendCommand(command, stream);
+  }
+
+  /**
+   * Closes the subscriptions a connection through Sentinels holds on each of them to hear of a
+   * failover, unless they are closed already. ioredis closes them when its connector is disconnected,
+   * which QUIT skips; the connector's own `disconnect()` once the socket is gone would arm a 2 s timer
+   * that nothing clears.
+   */
+  private stopFailoverDetector(): void {
+    const { connector } = this as unknown as { connector: { failoverDetector?: FailoverDetector | null } };
+    const detector = connector.failoverDetector;
+    if (detector && !detector.isDisconnected) detector.cleanup();
   }
 
   private reopen(): void {
