@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { freePort, gatewayEnv, MainProcess, progress, redisCpuSeconds, sleep } from './bench-process';
-import { EmittedTop, VersionSeen, topKey } from './freshness-matching';
+import { EmittedTop, topKey, VersionSeen } from './freshness-matching';
 
 /**
  * The gateway as the burst benchmarks deploy it against a sandbox exchange process, and the sandbox's

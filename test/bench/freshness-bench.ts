@@ -9,12 +9,12 @@ import {
   lagsFrom,
   ObservedTop,
   recentTrades,
-  versionLags,
   tickerKey,
   tickerStates,
   timeableTickerStates,
   topKey,
   topLags,
+  versionLags,
 } from './freshness-matching';
 import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
 import {

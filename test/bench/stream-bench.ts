@@ -41,9 +41,9 @@ import type { ReaderCommand, ReaderReply, RecordedReading } from './stream-reade
  *   time and book version (`/sandbox/top-log`); each state's lag is the first receipt, by the first
  *   reader of its book, of a message whose `seq` is that version or a later one. (Matching the
  *   reader's top instead would leave a state unseen while the top it returned to within one write is
- *   shown: seconds at a few updates a book a second.) Every
- *   book message of every reader gives receipt minus `ts` (its newest event), every trade of the first
- *   reader of each trades channel receipt minus the trade's time.
+ *   shown: seconds at a few updates a book a second.) Every book message of every reader gives
+ *   receipt minus `ts` (its newest event), every trade of the first reader of each trades channel
+ *   receipt minus the trade's time.
  * - Cost: frames delivered per second of the API replica's CPU, against a bare `ws` server sending the
  *   frames the readers received (each channel's, as its first reader got them, at the same times) to
  *   the same readers, measured alone afterwards.
