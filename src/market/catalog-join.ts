@@ -123,3 +123,18 @@ export function joinCatalog(
   const sorted = [...markets.keys()].sort().map((instrument) => markets.get(instrument)!);
   return { markets: sorted, assets, refreshedAt: now };
 }
+
+/**
+ * `catalog` with the gateway ids `earlier` gave each of its markets that has none: for a refresh
+ * that could not read the gateway's instruments and has no records of its own to fall back on.
+ */
+export function withEarlierGatewayIds(catalog: MarketCatalog, earlier: MarketCatalog): MarketCatalog {
+  const ids = new Map(earlier.markets.map((market) => [market.instrument, market.gateway]));
+  return {
+    ...catalog,
+    markets: catalog.markets.map((market) => {
+      const gateway = market.gateway ?? ids.get(market.instrument);
+      return gateway === market.gateway ? market : { ...market, gateway };
+    }),
+  };
+}

@@ -146,8 +146,9 @@ describe('CatalogRefresher with failing or partial inputs', () => {
     expect(health('exchange_info')).toMatchObject({ ok: false, problem: 'HTTP 503' });
   });
 
+  const ids = async () => (await refresher.refresh()).markets.map((m) => m.gateway?.instrumentId);
+
   it("keeps the gateway's last records while it fails or lists nothing", async () => {
-    const ids = async () => (await refresher.refresh()).markets.map((m) => m.gateway?.instrumentId);
     expect(await ids()).toEqual([7, 8]);
     gatewayReply = async () => {
       throw new Error('timed out');
@@ -162,5 +163,17 @@ describe('CatalogRefresher with failing or partial inputs', () => {
       problem: 'the gateway lists no instrument',
     });
     expect(warnings.filter((line) => line.includes('gateway'))).toHaveLength(2);
+  });
+
+  it('takes the stored gateway ids while it has never reached the gateway, rather than none', async () => {
+    gatewayReply = async () => {
+      throw new Error('timed out');
+    };
+    expect(await ids()).toEqual([undefined, undefined]);
+    const stored = { ...market('btc_usdt'), gateway: { instrumentId: 7, symbol: 'BTCUSDT' } };
+    refresher.remember({ markets: [stored], assets: [], refreshedAt: 1 });
+    expect(await ids()).toEqual([7, undefined]);
+    gatewayReply = async (name) => parseExactJson(name === 'GetInstruments' ? INSTRUMENTS : PRODUCTS);
+    expect(await ids()).toEqual([7, 8]);
   });
 });

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { joinCatalog } from '../../market/catalog-join';
+import { joinCatalog, withEarlierGatewayIds } from '../../market/catalog-join';
 import { GatewayInstrument, GatewayProduct } from '../../market/gateway-records';
 import { withKeptMarkets } from '../../market/kept-markets';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
@@ -32,6 +32,8 @@ export class CatalogRefresher {
   private storeFailing = false;
   /** The gateway's records of the last refresh that reached it. */
   private lastGatewayRecords?: [GatewayInstrument[], GatewayProduct[]];
+  /** The newest catalogue read from the store, whichever replica built it. */
+  private newestStored?: MarketCatalog;
   /** The exchange's markets as the last refresh used them. */
   private lastMarkets: readonly MarketInfo[] = [];
   readonly inputs: CatalogInputs;
@@ -79,14 +81,20 @@ export class CatalogRefresher {
 
   /** A catalogue another replica stored: this one puts it back if the store loses it. */
   remember(catalog: MarketCatalog): void {
+    if (this.newestStored === undefined || catalog.refreshedAt > this.newestStored.refreshedAt)
+      this.newestStored = catalog;
     this.publisher.remember(catalog);
   }
 
   /** `signal` aborts the exchange's market list call, which would otherwise retry after a shutdown. */
   async refresh(signal?: AbortSignal): Promise<MarketCatalog> {
     const markets = await this.exchangeMarkets(signal);
-    const [instruments, products] = await this.gatewayRecords();
-    const catalog = joinCatalog(markets, instruments, products, await this.assets.entries(), this.now());
+    const records = await this.gatewayRecords();
+    const [instruments, products] = records ?? [[], []];
+    let catalog = joinCatalog(markets, instruments, products, await this.assets.entries(), this.now());
+    // A replica that never reached the gateway (one just started) keeps the ids another one stored.
+    if (records === undefined && this.newestStored)
+      catalog = withEarlierGatewayIds(catalog, this.newestStored);
     await this.publisher.publish(catalog);
     return catalog;
   }
@@ -127,8 +135,9 @@ export class CatalogRefresher {
    * The gateway's ids; without them the books still come from the hub, but no gateway feed can be
    * opened. While the gateway is out of reach, those of the last refresh that reached it are kept:
    * a catalogue without them would leave every pipeline opened meanwhile without its trade feed.
+   * Undefined when this replica has never reached it.
    */
-  private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]]> {
+  private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]] | undefined> {
     try {
       await this.gateway.whenConnected(GATEWAY_WAIT_MS);
       const records = await Promise.all([this.gatewayData.getInstruments(), this.gatewayData.getProducts()]);
@@ -139,7 +148,7 @@ export class CatalogRefresher {
       return records;
     } catch (error) {
       this.inputs.failed('gateway_instruments', (error as Error).message);
-      return this.lastGatewayRecords ?? [[], []];
+      return this.lastGatewayRecords;
     }
   }
 }
