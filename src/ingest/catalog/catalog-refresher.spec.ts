@@ -42,6 +42,7 @@ describe('CatalogRefresher with failing or partial inputs', () => {
   let info: () => Promise<ExchangeInfo>;
   let gatewayReply: (name: string) => Promise<unknown>;
   let refresher: CatalogRefresher;
+  let store: MemoryStateStore;
   let warnings: string[];
   let notes: string[];
   let now: number;
@@ -58,7 +59,8 @@ describe('CatalogRefresher with failing or partial inputs', () => {
       request: (name: string) => gatewayReply(name),
     } as unknown as GatewayClient;
     now = 1_000_000;
-    refresher = new CatalogRefresher(rest, gateway, new MemoryStateStore(), assetsPath, () => now++);
+    store = new MemoryStateStore();
+    refresher = new CatalogRefresher(rest, gateway, store, assetsPath, () => now++);
     warnings = [];
     notes = [];
     jest.spyOn(Logger.prototype, 'warn').mockImplementation((message) => void warnings.push(String(message)));
@@ -136,6 +138,36 @@ describe('CatalogRefresher with failing or partial inputs', () => {
     catalog = await refresher.refresh();
     expect(catalog.markets.map((m) => m.instrument)).toEqual(['btc_usdt']);
     expect(health('exchange_info')).toMatchObject({ ok: true });
+  });
+
+  it("takes the stored catalogue's markets as the previous list while it has none of its own", async () => {
+    const stored = [market('btc_usdt'), market('eth_usdt', '3'), market('sol_usdt')];
+    await store.writeCatalog({ markets: stored, assets: [], refreshedAt: 1 });
+    info = async () => ({ serverTime: 0, markets: [], skipped: [] });
+    let catalog = await refresher.refresh();
+    expect(catalog.markets.map((m) => m.instrument)).toEqual(['btc_usdt', 'eth_usdt', 'sol_usdt']);
+    expect(health('exchange_info')).toMatchObject({ ok: false, problem: 'the exchange lists no market' });
+
+    info = async () => ({
+      serverTime: 0,
+      markets: [market('btc_usdt', '2')],
+      skipped: [{ key: 'ETH_USDT', problem: 'pairs.ETH_USDT.minAmount: expected a decimal' }],
+    });
+    catalog = await refresher.refresh();
+    expect(catalog.markets.map((m) => [m.instrument, m.minAmount])).toEqual([
+      ['btc_usdt', '2'],
+      ['eth_usdt', '3'],
+    ]);
+    expect(catalog.markets[1].gateway?.instrumentId).toBe(8);
+  });
+
+  it('publishes what the exchange lists when nothing is stored to keep', async () => {
+    info = async () => ({
+      serverTime: 0,
+      markets: [market('btc_usdt')],
+      skipped: [{ key: 'eth_usdt', problem: 'pairs.eth_usdt.minAmount: expected a decimal' }],
+    });
+    expect((await refresher.refresh()).markets.map((m) => m.instrument)).toEqual(['btc_usdt']);
   });
 
   it('fails the refresh when the market list cannot be read, naming the cause', async () => {

@@ -34,6 +34,8 @@ export class CatalogRefresher {
   private lastGatewayRecords?: [GatewayInstrument[], GatewayProduct[]];
   /** The newest catalogue read from the store, whichever replica built it. */
   private newestStored?: MarketCatalog;
+  /** The read of the stored catalogue (made again after a failed one) for a replica with none of its own. */
+  private storeRead?: Promise<void>;
   /** The exchange's markets as the last refresh used them. */
   private lastMarkets: readonly MarketInfo[] = [];
   readonly inputs: CatalogInputs;
@@ -42,7 +44,7 @@ export class CatalogRefresher {
   constructor(
     private readonly rest: RestClient,
     private readonly gateway: GatewayClient,
-    store: StateStore,
+    private readonly store: StateStore,
     assetsFile: string | undefined,
     private readonly now: () => number,
   ) {
@@ -93,15 +95,16 @@ export class CatalogRefresher {
     const [instruments, products] = records ?? [[], []];
     let catalog = joinCatalog(markets, instruments, products, await this.assets.entries(), this.now());
     // A replica that never reached the gateway (one just started) keeps the ids another one stored.
-    if (records === undefined && this.newestStored)
-      catalog = withEarlierGatewayIds(catalog, this.newestStored);
+    const earlier = records === undefined ? await this.earlierCatalog() : undefined;
+    if (earlier) catalog = withEarlierGatewayIds(catalog, earlier);
     await this.publisher.publish(catalog);
     return catalog;
   }
 
   /**
    * The exchange's markets. A malformed entry keeps the market's previous record; an empty list after
-   * markets were listed is taken for a fault of the exchange and the previous list is kept.
+   * markets were listed is taken for a fault of the exchange and the previous list is kept. A replica
+   * that has no list of its own yet takes the stored catalogue's as the previous one.
    */
   private async exchangeMarkets(signal?: AbortSignal): Promise<readonly MarketInfo[]> {
     let info: ExchangeInfo;
@@ -111,7 +114,11 @@ export class CatalogRefresher {
       if (!signal?.aborted) this.inputs.failed('exchange_info', (error as Error).message);
       throw error;
     }
-    const previous = this.lastMarkets;
+    const faulty = info.markets.length === 0 || info.skipped.length > 0;
+    const previous =
+      this.lastMarkets.length > 0 || !faulty
+        ? this.lastMarkets
+        : ((await this.earlierCatalog())?.markets ?? []);
     if (info.markets.length === 0 && info.skipped.length === 0 && previous.length > 0) {
       this.inputs.failed('exchange_info', 'the exchange lists no market');
       return previous;
@@ -129,6 +136,19 @@ export class CatalogRefresher {
     }
     this.lastMarkets = markets;
     return markets;
+  }
+
+  /**
+   * The newest stored catalogue: the one last remembered, else the store's, read until a read works
+   * (a refresh may run before the catalogue follower's first read). Undefined when there is none.
+   */
+  private async earlierCatalog(): Promise<MarketCatalog | undefined> {
+    this.storeRead ??= this.store.readCatalog().then(
+      (stored) => stored && this.remember(stored),
+      () => void (this.storeRead = undefined),
+    );
+    await this.storeRead;
+    return this.newestStored;
   }
 
   /**
