@@ -85,9 +85,23 @@ describe('HubConnection timing', () => {
     expect(hub.isConnected).toBe(true);
     hub.tick(Date.now() + 12 * KEEPALIVE_MS);
     expect(await closed).toBe(1000);
-    expect(received.pop()).toBe(
-      `{"type":7,"error":"Client timeout elapsed without receiving a message from the client.","allowReconnect":true}${RS}`,
+    expect(received.join('')).toMatch(
+      /\{"type":7,"error":"Client timeout elapsed without receiving a message from the client.","allowReconnect":true\}\x1e$/,
     );
+  });
+
+  it('sends the messages of one turn in one frame, and a frame sent alone on its own after them', async () => {
+    const hub = await handshake();
+    hub.send(`{"type":6}${RS}`);
+    hub.send(`{"type":3,"invocationId":"1"}${RS}`);
+    hub.sendAlone(`{"type":2${RS}`);
+    hub.send(`{"type":6}${RS}`);
+    await waitUntil(() => received.length === 4);
+    expect(received.slice(1)).toEqual([
+      `{"type":6}${RS}{"type":3,"invocationId":"1"}${RS}`,
+      `{"type":2${RS}`,
+      `{"type":6}${RS}`,
+    ]);
   });
 });
 

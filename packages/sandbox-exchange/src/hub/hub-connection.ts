@@ -33,6 +33,9 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
  * One client on a SignalR hub over a websocket: the handshake, the keep-alive in both directions,
  * protocol errors, and the hand-off of invocations to the hub's methods. Timing is driven from
  * outside through `tick`, so that a server with many connections runs a single timer.
+ *
+ * The messages sent in one turn of the event loop leave in one websocket frame, as ASP.NET Core's
+ * transport sends whatever the hub wrote to its pipe since its last send as one message.
  */
 export class HubConnection {
   private readonly logger = new Logger(HubConnection.name);
@@ -43,6 +46,8 @@ export class HubConnection {
   private lastSentAt = this.openedAt;
   private lastReceivedAt = this.openedAt;
   private readonly closedListeners: (() => void)[] = [];
+  /** Messages sent in this turn, not yet written to the socket. */
+  private pending = '';
 
   constructor(
     private readonly socket: WebSocket,
@@ -65,8 +70,11 @@ export class HubConnection {
     this.closedListeners.push(listener);
   }
 
-  /** Sends one or more complete messages, unless the server is silenced or the client is gone. */
-  send(frame: string): void {
+  /**
+   * Sends one or more complete messages, in the frame of this turn's messages, unless the server is
+   * silenced or the client is gone.
+   */
+  send(messages: string): void {
     if (this.state === 'closed' || this.socket.readyState !== WebSocket.OPEN) return;
     if (this.options.isSilenced()) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -74,20 +82,30 @@ export class HubConnection {
       this.terminate();
       return;
     }
-    this.socket.send(frame);
+    if (this.pending === '') queueMicrotask(() => this.flush());
+    this.pending += messages;
     this.lastSentAt = Date.now();
+  }
+
+  /** Sends `frame` as a websocket frame of its own, after the messages sent before it. */
+  sendAlone(frame: string): void {
+    this.flush();
+    if (this.state !== 'closed' && this.socket.readyState === WebSocket.OPEN && !this.options.isSilenced())
+      this.socket.send(frame);
   }
 
   /** Closes the connection, telling a client that finished the handshake why with a Close message. */
   close(message?: CloseMessage): void {
     if (this.state === 'closed') return;
     if (message && this.state === 'connected') this.send(serializeHubMessage(message));
+    this.flush();
     this.stop();
     this.socket.close(1000);
   }
 
-  /** Drops the connection at once, without a closing handshake. */
+  /** Drops the connection at once, without a closing handshake and what is not yet sent. */
   terminate(): void {
+    this.pending = '';
     this.stop();
     this.socket.terminate();
   }
@@ -101,6 +119,7 @@ export class HubConnection {
         clearTimeout(timer);
         resolve();
       });
+      this.flush();
       this.stop();
       this.socket.close(1001, 'Server shutting down');
     });
@@ -159,6 +178,7 @@ export class HubConnection {
 
   private refuseHandshake(error: string): void {
     this.send(handshakeResponseFrame(error));
+    this.flush();
     this.stop();
     this.socket.close(1000);
   }
@@ -202,6 +222,13 @@ export class HubConnection {
       type: MessageType.Close,
       error: `Connection closed with an error. InvalidDataException: ${error.message}`,
     });
+  }
+
+  private flush(): void {
+    const frame = this.pending;
+    if (frame === '') return;
+    this.pending = '';
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(frame);
   }
 
   /** Stops reading and streaming; the socket is closed by the caller. */

@@ -62,7 +62,7 @@ export class HubFaults implements OnModuleInit, OnModuleDestroy {
   private startMalformedFrames(intervalMs: unknown): void {
     const interval = typeof intervalMs === 'number' ? intervalMs : DEFAULT_MALFORMED_INTERVAL_MS;
     const sendToAll = () => {
-      for (const connection of this.server.connected()) connection.send(MALFORMED_FRAME);
+      for (const connection of this.server.connected()) connection.sendAlone(MALFORMED_FRAME);
     };
     sendToAll();
     this.malformedTimer = setInterval(sendToAll, interval);
