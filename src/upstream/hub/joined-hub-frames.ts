@@ -7,8 +7,8 @@ const RECORD_SEPARATOR_BYTE = 0x1e;
  * A websocket class whose text frames, as many as one read of the socket brings, reach the official
  * SignalR client as one message: their texts joined, in order.
  *
- * The hub writes one message per frame, and the official client pays for every frame it is handed
- * whatever the frame holds: an event object, a trace line built even when not logged, a server-timeout
+ * The hub's transport sends a frame a message unless messages wait for it, and the official client
+ * pays for every frame it is handed whatever the frame holds: an event object, a trace line built even when not logged, a server-timeout
  * timer cleared and set again, the clock read for the keep-alive. Its protocol reads any number of
  * records from one text (a frame of the JSON hub protocol may hold several), so joined frames cost
  * that once per read, and each message still reaches its stream in the order it came.
