@@ -75,8 +75,7 @@ export class HubConnection {
    * silenced or the client is gone.
    */
   send(messages: string): void {
-    if (this.state === 'closed' || this.socket.readyState !== WebSocket.OPEN) return;
-    if (this.options.isSilenced()) return;
+    if (!this.mayWrite()) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.logger.debug('client does not keep up with its streams; dropping it');
       this.terminate();
@@ -90,8 +89,7 @@ export class HubConnection {
   /** Sends `frame` as a websocket frame of its own, after the messages sent before it. */
   sendAlone(frame: string): void {
     this.flush();
-    if (this.state !== 'closed' && this.socket.readyState === WebSocket.OPEN && !this.options.isSilenced())
-      this.socket.send(frame);
+    if (this.mayWrite()) this.socket.send(frame);
   }
 
   /** Closes the connection, telling a client that finished the handshake why with a Close message. */
@@ -222,6 +220,10 @@ export class HubConnection {
       type: MessageType.Close,
       error: `Connection closed with an error. InvalidDataException: ${error.message}`,
     });
+  }
+
+  private mayWrite(): boolean {
+    return this.state !== 'closed' && this.socket.readyState === WebSocket.OPEN && !this.options.isSilenced();
   }
 
   private flush(): void {
