@@ -67,8 +67,10 @@ function describeLastPrices(name: string, credentials: boolean): void {
         },
       });
       await waitFor(
-        // 503 until the first state is loaded.
-        async () => (await lastPrices(stack).catch(() => undefined))?.get(TRADED_BEFORE)?.[0] === traded,
+        // Ready once every listed book is live; the listing answers 503 until its first state is loaded.
+        async () =>
+          (await fetch(`${stack.app.url}/health/ready`)).status === 200 &&
+          (await lastPrices(stack).catch(() => undefined))?.get(TRADED_BEFORE)?.[0] === traded,
         `${TRADED_BEFORE} priced`,
         30_000,
         100,
