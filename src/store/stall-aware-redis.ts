@@ -50,6 +50,7 @@ export class StallAwareRedis extends Redis {
   override disconnect(reconnect = false): void {
     if (!reconnect) this.closedByOwner = true;
     const betweenAttempts = !reconnect && this.status === 'reconnecting';
+    if (betweenAttempts) this.forgetClosedSocket();
     super.disconnect(reconnect);
     // Between two attempts no socket is left whose close would end the connection: end it as one would.
     if (betweenAttempts) closeHandler(this)();
@@ -75,6 +76,15 @@ export class StallAwareRedis extends Redis {
     const { connector } = this as unknown as { connector: { failoverDetector?: FailoverDetector | null } };
     const detector = connector.failoverDetector;
     if (detector && !detector.isDisconnected) detector.cleanup();
+  }
+
+  /**
+   * ioredis' connector ends its last socket on disconnect and arms a 2 s timer to destroy it should it
+   * not close; on a socket that closed already nothing clears the timer, and it holds the process.
+   */
+  private forgetClosedSocket(): void {
+    const { connector } = this as unknown as { connector: { stream?: { destroyed: boolean } } };
+    if (connector.stream?.destroyed) connector.stream = undefined;
   }
 
   private reopen(): void {

@@ -33,11 +33,17 @@ describe('a waiting connection closed while Redis is away', () => {
     await eventually(() => expect(connection.status).toBe('reconnecting'));
     const queued = connection.get('k');
     const ended = new Promise((resolve) => connection.once('end', resolve));
+    const timersWaiting = timers();
     connection.disconnect();
     await expect(queued).rejects.toThrow('Connection is closed.');
     await ended;
     expect(connection.status).toBe('end');
+    // The next attempt's timer is gone, and none is left to destroy the socket that closed already.
+    expect(timers()).toBeLessThan(timersWaiting);
   }
+
+  const timers = (): number =>
+    process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
 
   it('ends and rejects the commands it queued', async () => {
     if (!server.canKill) return;
