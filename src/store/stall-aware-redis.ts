@@ -50,7 +50,7 @@ export class StallAwareRedis extends Redis {
   override disconnect(reconnect = false): void {
     if (!reconnect) this.closedByOwner = true;
     const betweenAttempts = !reconnect && this.status === 'reconnecting';
-    if (betweenAttempts) this.forgetClosedSocket();
+    this.forgetClosedSocket();
     super.disconnect(reconnect);
     // Between two attempts no socket is left whose close would end the connection: end it as one would.
     if (betweenAttempts) closeHandler(this)();

@@ -28,6 +28,9 @@ describe('a waiting connection closed while Redis is away', () => {
     await server.stop();
   });
 
+  const timers = (): number =>
+    process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+
   async function closedBetweenAttempts(connection: Redis): Promise<void> {
     await server.kill();
     await eventually(() => expect(connection.status).toBe('reconnecting'));
@@ -41,9 +44,6 @@ describe('a waiting connection closed while Redis is away', () => {
     // The next attempt's timer is gone, and none is left to destroy the socket that closed already.
     expect(timers()).toBeLessThan(timersWaiting);
   }
-
-  const timers = (): number =>
-    process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
 
   it('ends and rejects the commands it queued', async () => {
     if (!server.canKill) return;
