@@ -132,7 +132,9 @@ const rootBlocks = [
 const sandboxBlocks = Array.from({ length: MAX_DEPTH }, (_, index) => {
   const depth = index + 1;
   return {
-    files: ['src', 'test'].map((folder) => `packages/sandbox-exchange/${folder}/${'*/'.repeat(depth - 1)}*.ts`),
+    files: ['src', 'test'].map(
+      (folder) => `packages/sandbox-exchange/${folder}/${'*/'.repeat(depth - 1)}*.ts`,
+    ),
     rules: {
       'no-restricted-imports': [
         'error',

@@ -29,7 +29,8 @@ async function main() {
     script: outputs.find((file) => file.endsWith('.js')),
     style: outputs.find((file) => file.endsWith('.css')),
   };
-  if (!manifest.script || !manifest.style) throw new Error(`unexpected bundle outputs: ${outputs.join(', ')}`);
+  if (!manifest.script || !manifest.style)
+    throw new Error(`unexpected bundle outputs: ${outputs.join(', ')}`);
   fs.writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

@@ -9,7 +9,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const PLATFORM = /-(darwin|linux|win32|android|freebsd|openharmony)-(x64|arm64|arm|ia32|ppc64|s390x|riscv64|loong64)(?:-(gnu|gnueabihf|musl|musleabihf|eabi|msvc))?$/;
+const PLATFORM =
+  /-(darwin|linux|win32|android|freebsd|openharmony)-(x64|arm64|arm|ia32|ppc64|s390x|riscv64|loong64)(?:-(gnu|gnueabihf|musl|musleabihf|eabi|msvc))?$/;
 const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl' };
 
 const file = path.join(__dirname, '..', 'package-lock.json');

@@ -24,7 +24,17 @@ module.exports = {
   // The e2e suites start the exchange on real ports.
   testTimeout: 30000,
   projects: [
-    { ...common, displayName: 'sandbox-unit', rootDir: path.join(__dirname, 'src'), testRegex: '\\.spec\\.ts$' },
-    { ...common, displayName: 'sandbox-e2e', rootDir: path.join(__dirname, 'test'), testRegex: '\\.e2e-spec\\.ts$' },
+    {
+      ...common,
+      displayName: 'sandbox-unit',
+      rootDir: path.join(__dirname, 'src'),
+      testRegex: '\\.spec\\.ts$',
+    },
+    {
+      ...common,
+      displayName: 'sandbox-e2e',
+      rootDir: path.join(__dirname, 'test'),
+      testRegex: '\\.e2e-spec\\.ts$',
+    },
   ],
 };
