@@ -1,5 +1,5 @@
 /** The Node.js release line the service is built and tested on (`.node-version`). */
-const REQUIRED_NODE_MAJOR = 24;
+export const REQUIRED_NODE_MAJOR = 24;
 
 /**
  * Why the service refuses to start on this Node.js release, or undefined when it can run: on an older

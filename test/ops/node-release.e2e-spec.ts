@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REQUIRED_NODE_MAJOR } from '../../src/lifecycle/node-version';
 
 const root = join(__dirname, '..', '..');
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
@@ -19,5 +20,9 @@ describe('the Node.js release', () => {
     const engines = JSON.parse(read('package.json')).engines.node as string;
     expect(engines).toBe(`>=${major}`);
     expect(major % 2).toBe(0);
+  });
+
+  it('is the line the service itself asks for at start', () => {
+    expect(REQUIRED_NODE_MAJOR).toBe(Number(release.split('.')[0]));
   });
 });
