@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { AppConfig } from '../config/app-config';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { StoreKeys } from '../store/keys';
-import { RedisClient } from '../store/redis-connection';
+import { RedisClient } from '../store/redis-client';
 import { StateStore } from '../store/state-store';
 import { STATE_STORE } from '../store/store.module';
 import { GatewayClient } from '../upstream/gateway/gateway-client';

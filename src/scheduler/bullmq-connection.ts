@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { ConnectionOptions } from 'bullmq';
+import { RedisClient } from '../store/redis-client';
 import {
   closeConnection,
   createRedisClient,
-  RedisClient,
   RedisLocation,
   reportConnectionErrors,
 } from '../store/redis-connection';

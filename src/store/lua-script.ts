@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Cluster } from 'ioredis';
-import { RedisClient } from './redis-connection';
+import { RedisClient } from './redis-client';
 
 export interface ScriptCall {
   readonly keys: readonly string[];

@@ -1,5 +1,6 @@
 import Redis, { Cluster } from 'ioredis';
-import { bullmqPrefix, clusterSeed, createRedisClient, RedisClient } from './redis-connection';
+import { RedisClient } from './redis-client';
+import { bullmqPrefix, clusterSeed, createRedisClient } from './redis-connection';
 
 /** Builds a client to a port nobody listens on and ends it at once; only its options are of interest. */
 function built(client: RedisClient): RedisClient {

@@ -1,13 +1,11 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { LegacyRedisOptions, RedisClient } from './redis-client';
 import { countRedisError } from './redis-errors';
 import { describeRedisFailure, redisAddress } from './redis-failure';
 import { sentinelOptions } from './redis-sentinels';
 import { STALLED, StallAwareRedis } from './stall-aware-redis';
 import { StoreLogger } from './store-logger';
-
-/** A standalone Redis or a Redis Cluster; the store uses only what both offer. */
-export type RedisClient = Redis | Cluster;
 
 export interface StoreConnectionOptions {
   /** Longest pause between two reconnection attempts; 2000 ms by default. */
@@ -17,9 +15,6 @@ export interface StoreConnectionOptions {
   /** Shown by `CLIENT LIST`, to tell the gateway's connections apart. */
   readonly connectionName?: string;
 }
-
-/** ioredis options without `replyMapping`: every reader here parses replies in the default (legacy) form. */
-export type LegacyRedisOptions = Omit<RedisOptions, 'replyMapping'>;
 
 /**
  * ioredis options for the store's data connection. They trade ioredis' default patience (queue

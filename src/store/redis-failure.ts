@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import { networkCause } from '../logging/network-cause';
-import type { RedisClient } from './redis-connection';
+import type { RedisClient } from './redis-client';
 
 /**
  * `host:port` of a Redis connection, `cluster host:port` of a cluster's first seed, or the primary's

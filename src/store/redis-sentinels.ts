@@ -1,5 +1,5 @@
 import { RedisOptions } from 'ioredis';
-import type { LegacyRedisOptions } from './redis-connection';
+import type { LegacyRedisOptions } from './redis-client';
 
 export interface SentinelAddress {
   readonly host: string;

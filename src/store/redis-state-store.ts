@@ -10,10 +10,10 @@ import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls, TradeLayout } from './in
 import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
 import { ListenerSet } from './listener-set';
+import { RedisClient } from './redis-client';
 import {
   closeConnection,
   createStoreRedisClient,
-  RedisClient,
   reportConnectionErrors,
   StoreConnectionOptions,
 } from './redis-connection';

@@ -1,6 +1,6 @@
 import Redis, { Command } from 'ioredis';
 import { closeHandler } from 'ioredis/built/redis/event_handler';
-import type { LegacyRedisOptions } from './redis-connection';
+import type { LegacyRedisOptions } from './redis-client';
 
 /** Emitted with the command's error when a connection drops itself after a stall. */
 export const STALLED = 'stalled';

@@ -12,7 +12,8 @@ import {
   renewCall,
 } from '../../src/ingest/ownership/lease-scripts';
 import { StoreKeys } from '../../src/store/keys';
-import { createRedisClient, RedisClient } from '../../src/store/redis-connection';
+import { RedisClient } from '../../src/store/redis-client';
+import { createRedisClient } from '../../src/store/redis-connection';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { InstrumentWrite, WriteFence } from '../../src/store/state-store';
 import { head } from '../../src/store/testing/state-store-contract';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { createRedisClient, RedisClient } from '../../src/store/redis-connection';
+import { RedisClient } from '../../src/store/redis-client';
+import { createRedisClient } from '../../src/store/redis-connection';
 import { eventually } from '../../src/store/testing/state-store-contract';
 import { budgetKeys } from '../../src/upstream/rest/redis-budget-scripts';
 import { RedisRequestBudget, RedisRequestBudgetOptions } from '../../src/upstream/rest/redis-request-budget';

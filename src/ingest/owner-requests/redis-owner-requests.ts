@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Cluster } from 'ioredis';
-import { RedisClient, reportConnectionErrors } from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
+import { reportConnectionErrors } from '../../store/redis-connection';
 import { OwnerRequest, OwnerRequests, parseOwnerRequest } from './owner-request';
 
 /**

@@ -1,11 +1,7 @@
 import { Inject, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import {
-  closeConnection,
-  createRedisClient,
-  RedisClient,
-  reportConnectionErrors,
-} from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
+import { closeConnection, createRedisClient, reportConnectionErrors } from '../../store/redis-connection';
 
 /** The ingest's own Redis connection for leases, membership and owner requests; null without Redis. */
 export const COORDINATION_REDIS = Symbol('CoordinationRedis');

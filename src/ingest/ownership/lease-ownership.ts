@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { StoreKeys } from '../../store/keys';
 import { decodeLease, encodeLease } from '../../store/lease-value';
-import { RedisClient } from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
 import { getAll } from '../../store/redis-state-store';
 import { WriteFence } from '../../store/state-store';
 import { InstrumentOwnership, OwnershipListener, OwnershipStatus } from './instrument-ownership';

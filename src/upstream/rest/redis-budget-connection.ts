@@ -1,5 +1,6 @@
 import { LuaScript, ScriptCall } from '../../store/lua-script';
-import { closeConnection, RedisClient } from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
+import { closeConnection } from '../../store/redis-connection';
 
 /** Where the budget reports that it lost or found Redis again; a Nest Logger fits. */
 export interface BudgetLogger {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { RedisClient } from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
 import { budgetKeys, parseTakeReply, takeCall } from './redis-budget-scripts';
 import {
   MAX_POLL_MS,

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { DEFAULT_KEY_PREFIX } from '../../store/keys';
-import {
-  createRedisClient,
-  RedisClient,
-  RedisLocation,
-  reportConnectionErrors,
-} from '../../store/redis-connection';
+import { RedisClient } from '../../store/redis-client';
+import { createRedisClient, RedisLocation, reportConnectionErrors } from '../../store/redis-connection';
 import { OwnRequestWindow } from './own-request-window';
 import { BudgetLogger, RedisBudgetConnection } from './redis-budget-connection';
 import {
