@@ -1,4 +1,4 @@
-import { MarketHealth } from '../../market/listing-health/market-health';
+import { MarketHealth } from '../../market/listing-health/health-figures';
 import { ConsoleSnapshotInput, consoleSnapshot } from './console-snapshot';
 
 const health = (instrument: string): MarketHealth =>

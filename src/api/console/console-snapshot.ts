@@ -1,4 +1,4 @@
-import { MarketHealth } from '../../market/listing-health/market-health';
+import { MarketHealth } from '../../market/listing-health/health-figures';
 import { InstrumentHead, OwnershipView } from '../../store/state-store';
 import { ConsoleEvent } from './console-event';
 import { FreshnessSample } from './console-observer';

@@ -5,7 +5,8 @@ import { JSON_TYPE } from '../http/response-cache';
 import { sendCached } from '../http/send-cached';
 import { ListingService } from '../views/listing-service';
 import { listingHealthBody } from './listing-health-records';
-import { HealthReport, ListingHealthService } from './listing-health-service';
+import { HealthReport } from '../../market/listing-health/health-figures';
+import { ListingHealthService } from './listing-health-service';
 
 /** `/listing-health`: each listed market as the aggregators will judge it. */
 @Injectable()

@@ -1,7 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
 import { LISTING_FLAG_CODES } from '../../market/listing-health/listing-flag';
-import { MarketHealth } from '../../market/listing-health/market-health';
-import { HealthReport } from './listing-health-service';
+import { HealthReport, MarketHealth } from '../../market/listing-health/health-figures';
 
 /**
  * Gauges of the listing health, computed when Prometheus scrapes. Per market: the spread and the

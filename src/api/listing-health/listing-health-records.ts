@@ -1,7 +1,7 @@
-import { MarketHealth } from '../../market/listing-health/market-health';
+import { HealthReport, MarketHealth } from '../../market/listing-health/health-figures';
 import { cmcPair } from '../cmc/cmc-records';
 import { tickerId } from '../coingecko/coingecko-records';
-import { HealthReport, ListingHealthService } from './listing-health-service';
+import { ListingHealthService } from './listing-health-service';
 
 /** The body of `/listing-health`: the markets keyed as `/summary` keys them. */
 export function listingHealthBody(report: HealthReport, service: ListingHealthService) {

@@ -4,7 +4,8 @@ import { AppConfig } from '../../config/app-config';
 import { ExactRatio } from '../../market/exact-ratio';
 import { BandDepth, BookLiquidity, bookLiquidity } from '../../market/listing-health/book-liquidity';
 import { ListingThresholds } from '../../market/listing-health/listing-thresholds';
-import { MarketHealth, marketHealth } from '../../market/listing-health/market-health';
+import { HealthReport } from '../../market/listing-health/health-figures';
+import { marketHealth } from '../../market/listing-health/market-health';
 import { PriceSource, UsdPrices } from '../../market/listing-health/usd-prices';
 import { isFrozen, MarketInfo } from '../../market/market-info';
 import { EMPTY_STATS } from '../../market/market-stats';
@@ -29,14 +30,6 @@ interface BookDepths {
 interface BooksRead {
   readonly at: number;
   readonly depths: ReadonlyMap<string, BookDepths>;
-}
-
-export interface HealthReport {
-  /** When the report was made; every age is counted to it. */
-  readonly generatedAt: number;
-  /** When the books behind the depth figures were read. */
-  readonly booksReadAt: number;
-  readonly markets: readonly MarketHealth[];
 }
 
 /**

@@ -2,7 +2,7 @@ import { ExactRatio } from '../exact-ratio';
 import { isFrozen } from '../market-info';
 import { ListingFlag } from './listing-flag';
 import { ListingThresholds } from './listing-thresholds';
-import type { MarketHealth, MarketHealthInput } from './market-health';
+import type { MarketHealth, MarketHealthInput } from './health-figures';
 
 /** The flags judge the figures as published (rounded), so that a flag never contradicts them. */
 export function listingFlags(

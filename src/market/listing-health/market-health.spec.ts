@@ -3,7 +3,8 @@ import { MarketInfo } from '../market-info';
 import { EMPTY_STATS, MarketStats } from '../market-stats';
 import { bookLiquidity } from './book-liquidity';
 import { ListingThresholds } from './listing-thresholds';
-import { marketHealth, MarketHealthInput } from './market-health';
+import { MarketHealthInput } from './health-figures';
+import { marketHealth } from './market-health';
 import { UsdPrice } from './usd-prices';
 
 const NOW = 1_800_000_000_000;
