@@ -44,7 +44,7 @@ WORKDIR /app
 # at run time, and the process writes nothing to its filesystem, so it runs with a read-only root.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The sandbox exchange, for trials without an exchange: node_modules links to it.
+# The sandbox exchange, which runs only with SANDBOX=true (a trial): node_modules links to it.
 COPY --from=build /app/packages/sandbox-exchange/dist ./packages/sandbox-exchange/dist
 COPY packages/sandbox-exchange/package.json ./packages/sandbox-exchange/
 COPY package.json ./
@@ -56,4 +56,5 @@ STOPSIGNAL SIGTERM
 # For plain Docker; Kubernetes probes /health/live and /health/ready itself. No curl in the image.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Without UPSTREAM_BASE_URL (or SANDBOX=true for a trial) it stops at boot, naming the setting.
 CMD ["node", "dist/main.js"]

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger as NestLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { describeSandbox, RunningSandbox, SandboxConfig, startSandbox } from 'sandbox-exchange';
+import { describeSandbox, RunningSandbox, SandboxConfig, sandboxHost, startSandbox } from 'sandbox-exchange';
 import { LogLevel } from './config/app-config';
 import { ConfigValidationError } from './config/load-config';
 import { ingests, Role } from './config/role';
@@ -84,13 +84,14 @@ async function main(): Promise<void> {
   const steps: ShutdownStep[] = [];
   let sandbox: RunningSandbox | undefined;
   if (sandboxConfig) {
-    sandbox = await listenNamingSetting('SANDBOX_PORT', sandboxConfig.HOST, sandboxConfig.SANDBOX_PORT, () =>
+    const host = sandboxHost(sandboxConfig);
+    sandbox = await listenNamingSetting('SANDBOX_PORT', host, sandboxConfig.SANDBOX_PORT, () =>
       startSandboxQuietly(sandboxConfig, config.LOG_LEVEL),
     );
     const banner = describeSandbox(sandbox, sandboxConfig);
     logger.info(
-      { context: 'Sandbox', url: sandbox.baseUrl, ...banner },
-      `sandbox exchange with ${banner.markets} markets listening on ${sandbox.baseUrl}`,
+      { context: 'Sandbox', url: sandbox.baseUrl, host, port: sandbox.port, ...banner },
+      `sandbox exchange with ${banner.markets} markets listening on ${host}:${sandbox.port} (${sandbox.baseUrl})`,
     );
   }
   if (config.ROLE !== Role.Sandbox) {

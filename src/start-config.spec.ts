@@ -24,6 +24,7 @@ describe('loadStartConfig', () => {
 
   it('reads the data files a process uses and accepts good ones', () => {
     const { gateway, sandbox } = loadStartConfig({
+      SANDBOX: 'true',
       ASSETS_FILE: file('assets.json', '{"BTC":{"name":"Bitcoin","unified_cryptoasset_id":1}}'),
       SANDBOX_USERS_FILE: file('users.json', '[{"userId":7,"email":"a@b.c","password":"pw"}]'),
       SANDBOX_MARKETS_FILE: file(
@@ -38,6 +39,7 @@ describe('loadStartConfig', () => {
   it("names every bad file and key, the gateway's and the sandbox's, in the one error", () => {
     const missing = join(dir, 'missing.json');
     const problems = problemsOf({
+      SANDBOX: 'true',
       PORT: 'eighty',
       SANDBOX_SEED: 'x',
       ASSETS_FILE: missing,
@@ -58,17 +60,37 @@ describe('loadStartConfig', () => {
 
   it('names an assets file that is not JSON or breaks its rules, at most ten problems of it', () => {
     const invalid = file('assets-invalid.json', '{"BTC":{"name":"","maker_fee":"2"}}');
-    expect(problemsOf({ ASSETS_FILE: invalid })).toEqual([
+    expect(problemsOf({ SANDBOX: 'true', ASSETS_FILE: invalid })).toEqual([
       `ASSETS_FILE=${JSON.stringify(invalid)}: BTC.name: must be non-empty text, got ""`,
       `ASSETS_FILE=${JSON.stringify(invalid)}: BTC.maker_fee: a fee is a fraction of the traded value, 0 to 1 (0.001 is 0.1 %), got 2`,
     ]);
-    expect(problemsOf({ ASSETS_FILE: file('assets-empty.json', '') })).toEqual([
+    expect(problemsOf({ SANDBOX: 'true', ASSETS_FILE: file('assets-empty.json', '') })).toEqual([
       expect.stringMatching(/^ASSETS_FILE=".*assets-empty\.json": not valid JSON/),
     ]);
     const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`A${i}`, { name: '' }]));
-    const problems = problemsOf({ ASSETS_FILE: file('assets-many.json', JSON.stringify(many)) });
+    const problems = problemsOf({
+      SANDBOX: 'true',
+      ASSETS_FILE: file('assets-many.json', JSON.stringify(many)),
+    });
     expect(problems).toHaveLength(11);
     expect(problems[10]).toMatch(/: and 15 more problems$/);
+  });
+
+  it('runs the sandbox in-process only when asked, on loopback unless SANDBOX_HOST opens it', () => {
+    const exchange = { UPSTREAM_BASE_URL: 'https://exchange.example' };
+    expect(loadStartConfig({ ...exchange, HOST: '0.0.0.0' }).sandbox).toBeUndefined();
+    expect(loadStartConfig({ SANDBOX: 'true', HOST: '0.0.0.0' }).sandbox).toMatchObject({
+      HOST: '0.0.0.0',
+      SANDBOX_HOST: '127.0.0.1',
+    });
+    expect(loadStartConfig({ SANDBOX: 'true', SANDBOX_HOST: '0.0.0.0' }).sandbox?.SANDBOX_HOST).toBe(
+      '0.0.0.0',
+    );
+    // Alone, the sandbox is a service of its own and binds to HOST as before.
+    expect(loadStartConfig({ ROLE: 'sandbox', HOST: '0.0.0.0' }).sandbox?.SANDBOX_HOST).toBeUndefined();
+    expect(problemsOf({ SANDBOX: 'maybe' })).toEqual([
+      expect.stringMatching(/^SANDBOX="maybe": must be true or false/),
+    ]);
   });
 
   it('leaves out the files a role does not read', () => {

@@ -13,9 +13,11 @@ export const DATA_FILES: readonly FileSetting[] = [
   { key: 'ASSETS_FILE', readBy: (config) => ingests(config.ROLE), problems: assetsFileProblems },
 ];
 
+const LOOPBACK = '127.0.0.1';
+
 export interface StartConfig {
   readonly gateway: AppConfig;
-  /** When this process runs the sandbox: alone, or in-process for an ingest without an exchange. */
+  /** When this process runs the sandbox: alone, or in-process for an ingest that asked for it. */
   readonly sandbox?: SandboxConfig;
 }
 
@@ -34,10 +36,12 @@ export function loadStartConfig(env: Readonly<Record<string, string | undefined>
     problems.push(...error.problems);
   }
   const role = gateway?.ROLE ?? (env.ROLE?.trim() || Role.All);
-  const upstream = gateway ? gateway.UPSTREAM_BASE_URL : env.UPSTREAM_BASE_URL?.trim() || undefined;
-  if (runsSandbox(role, upstream)) {
+  const asked = gateway ? gateway.SANDBOX : /^(true|1)$/i.test(env.SANDBOX?.trim() ?? '');
+  if (runsSandbox(role, asked)) {
     try {
-      sandbox = loadSandboxConfig(env);
+      const loaded = loadSandboxConfig(env);
+      // In-process, the sandbox's controls (faults, flow, private REST) stay on this machine unless opened.
+      sandbox = role === Role.Sandbox ? loaded : { ...loaded, SANDBOX_HOST: loaded.SANDBOX_HOST ?? LOOPBACK };
     } catch (error) {
       if (!(error instanceof SandboxConfigError)) throw error;
       problems.push(...error.problems);

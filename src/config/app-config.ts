@@ -238,10 +238,14 @@ export class AppConfig {
 
   // The upstream exchange: addresses, login and connections.
 
-  /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); unset starts the sandbox in-process. */
+  /** Root of the exchange's REST and hubs (may carry a path, e.g. https://host:8443/trading); the ingesting roles need it unless SANDBOX. */
   @IsOptional()
   @Url(['http', 'https'])
   UPSTREAM_BASE_URL?: string = undefined;
+
+  /** Runs the built-in sandbox exchange in-process and ingests from it: a trial on simulated prices. */
+  @Flag()
+  SANDBOX = false;
 
   /** Root of the login call; defaults to the origin of UPSTREAM_BASE_URL. */
   @IsOptional()

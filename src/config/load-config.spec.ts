@@ -4,13 +4,46 @@ import { join } from 'node:path';
 import { Role } from './role';
 import { ConfigValidationError, loadConfig } from './load-config';
 
+/** A trial on the built-in exchange: what `npm start` sets when no exchange is named. */
+const TRIAL = { SANDBOX: 'true' };
+
 describe('loadConfig', () => {
-  it('gives the laptop defaults for an empty environment', () => {
-    const config = loadConfig({});
+  it('gives the laptop defaults for a trial', () => {
+    const config = loadConfig(TRIAL);
     expect(config.ROLE).toBe(Role.All);
     expect(config.PORT).toBe(3000);
+    expect(config.SANDBOX).toBe(true);
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.REDIS_CLUSTER).toBe(false);
+  });
+
+  it('refuses an ingesting role without an exchange, naming UPSTREAM_BASE_URL and the sandbox switch', () => {
+    for (const env of [{}, { ROLE: 'ingest', REDIS_URL: 'redis://r' }]) {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as ConfigValidationError).problems).toEqual([
+        expect.stringMatching(
+          /^UPSTREAM_BASE_URL: not set; ROLE=(all|ingest) ingests .*SANDBOX=true for a trial/,
+        ),
+      ]);
+    }
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'https://exchange.example' }).SANDBOX).toBe(false);
+    expect(loadConfig({ ROLE: 'api', REDIS_URL: 'redis://r' }).SANDBOX).toBe(false);
+    expect(loadConfig({ ROLE: 'sandbox' }).ROLE).toBe(Role.Sandbox);
+  });
+
+  it('refuses the sandbox beside an exchange, and in a role that does not ingest', () => {
+    expect(() => loadConfig({ ...TRIAL, UPSTREAM_BASE_URL: 'https://exchange.example' })).toThrow(
+      /SANDBOX=true and UPSTREAM_BASE_URL: set one or the other/,
+    );
+    expect(() => loadConfig({ ...TRIAL, ROLE: 'api', REDIS_URL: 'redis://r' })).toThrow(
+      /SANDBOX=true: the sandbox runs in a role that ingests \(all or ingest\), not ROLE=api/,
+    );
+    expect(loadConfig({ ...TRIAL, ROLE: 'ingest', REDIS_URL: 'redis://r' }).SANDBOX).toBe(true);
   });
 
   it('converts numbers and booleans and treats empty values as unset', () => {
@@ -54,6 +87,7 @@ describe('loadConfig', () => {
 
   it('reads the Sentinel settings, the Sentinel password from a file as well', () => {
     const config = loadConfig({
+      ...TRIAL,
       REDIS_URL: 'redis://:pw@mymaster/0',
       REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379',
       REDIS_SENTINEL_NAME: 'books',
@@ -64,13 +98,14 @@ describe('loadConfig', () => {
     expect(config.REDIS_SENTINEL_NAME).toBe('books');
     expect(config.REDIS_SENTINEL_PASSWORD).toBe('sentinel-secret');
     expect(config.REDIS_COMMAND_TIMEOUT_MS).toBe(1500);
-    expect(loadConfig({}).REDIS_SENTINEL_NAME).toBe('mymaster');
-    expect(loadConfig({}).REDIS_COMMAND_TIMEOUT_MS).toBe(5000);
+    expect(loadConfig(TRIAL).REDIS_SENTINEL_NAME).toBe('mymaster');
+    expect(loadConfig(TRIAL).REDIS_COMMAND_TIMEOUT_MS).toBe(5000);
 
     const dir = mkdtempSync(join(tmpdir(), 'mdg-sentinel-'));
     try {
       writeFileSync(join(dir, 'password'), 'from-file\n');
       const fromFile = loadConfig({
+        ...TRIAL,
         REDIS_URL: 'redis://mymaster',
         REDIS_SENTINELS: 's:26379',
         REDIS_SENTINEL_PASSWORD_FILE: join(dir, 'password'),
@@ -93,7 +128,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 'sentinel-0' })).toThrow(
       /REDIS_SENTINELS="sentinel-0": .*host:port/,
     );
-    expect(() => loadConfig({ REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS: needs REDIS_URL/);
+    expect(() => loadConfig({ ...TRIAL, REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS: needs REDIS_URL/);
     expect(() =>
       loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 's:26379', REDIS_CLUSTER: 'true' }),
     ).toThrow(/set one or the other/);
@@ -112,11 +147,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ UPSTREAM_EMAIL: 'a@b.c' })).toThrow(/set both or neither/);
     expect(() => loadConfig({ UPSTREAM_WS_URL: 'ws://x' })).toThrow(/need UPSTREAM_BASE_URL/);
     expect(() => loadConfig({ PORT: '3000', CONSOLE_PORT: '3000' })).toThrow(/CONSOLE_PORT: must differ/);
-    expect(loadConfig({ CONSOLE_PORT: '3001' }).CONSOLE_PORT).toBe(3001);
+    expect(loadConfig({ ...TRIAL, CONSOLE_PORT: '3001' }).CONSOLE_PORT).toBe(3001);
   });
 
   it('reads the console settings, a safe allow-list by default', () => {
-    const config = loadConfig({});
+    const config = loadConfig(TRIAL);
     expect(config).toMatchObject({
       CONSOLE_ENABLED: true,
       STATUS_PAGE_ENABLED: true,
@@ -124,7 +159,7 @@ describe('loadConfig', () => {
     });
     expect(config.CONSOLE_PORT).toBeUndefined();
     expect(() => loadConfig({ CONSOLE_ALLOW: '10.0.0.0/8; rm' })).toThrow(/CONSOLE_ALLOW/);
-    expect(loadConfig({ CONSOLE_ALLOW: '*' }).CONSOLE_ALLOW).toBe('*');
+    expect(loadConfig({ ...TRIAL, CONSOLE_ALLOW: '*' }).CONSOLE_ALLOW).toBe('*');
   });
 });
 

@@ -3,7 +3,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { AppConfig, FILE_KEYS, SECRET_KEYS } from './app-config';
 import { FileSetting, fileSettingProblems } from './file-settings';
-import { Role } from './role';
+import { ingests, Role } from './role';
 
 export class ConfigValidationError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -87,6 +87,7 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (!config.UPSTREAM_BASE_URL && (config.UPSTREAM_AUTH_URL || config.UPSTREAM_WS_URL)) {
     problems.push('UPSTREAM_AUTH_URL/UPSTREAM_WS_URL: need UPSTREAM_BASE_URL as well');
   }
+  problems.push(...exchangeProblems(config));
   if ((config.ROLE === Role.Api || config.ROLE === Role.Ingest) && !config.REDIS_URL) {
     problems.push(`ROLE=${config.ROLE}: needs REDIS_URL, through which the api and ingest roles share state`);
   }
@@ -105,4 +106,21 @@ function crossFieldProblems(config: AppConfig): string[] {
   if (config.CONSOLE_PORT !== undefined && config.CONSOLE_PORT !== 0 && config.CONSOLE_PORT === config.PORT)
     problems.push('CONSOLE_PORT: must differ from PORT (unset serves the console on PORT)');
   return problems;
+}
+
+/** An ingesting role reads the exchange at UPSTREAM_BASE_URL, or the sandbox when asked: never by default. */
+function exchangeProblems(config: AppConfig): string[] {
+  if (config.ROLE === Role.Sandbox) return [];
+  if (!ingests(config.ROLE))
+    return config.SANDBOX
+      ? [`SANDBOX=true: the sandbox runs in a role that ingests (all or ingest), not ROLE=${config.ROLE}`]
+      : [];
+  if (config.SANDBOX && config.UPSTREAM_BASE_URL)
+    return ['SANDBOX=true and UPSTREAM_BASE_URL: set one or the other (the sandbox is an exchange of its own)'];
+  if (!config.SANDBOX && !config.UPSTREAM_BASE_URL)
+    return [
+      `UPSTREAM_BASE_URL: not set; ROLE=${config.ROLE} ingests from the exchange at this URL ` +
+        '(or set SANDBOX=true for a trial on the built-in sandbox exchange, with simulated prices)',
+    ];
+  return [];
 }

@@ -14,7 +14,7 @@ export function servesApi(role: string): boolean {
   return role === Role.All || role === Role.Api;
 }
 
-/** The sandbox runs alone, or in-process for an ingest that names no exchange. */
-export function runsSandbox(role: string, upstreamBaseUrl: string | undefined): boolean {
-  return role === Role.Sandbox || (ingests(role) && !upstreamBaseUrl);
+/** The sandbox runs alone, or in-process for an ingest that asks for it (`SANDBOX=true`). */
+export function runsSandbox(role: string, sandbox: boolean): boolean {
+  return role === Role.Sandbox || (ingests(role) && sandbox);
 }

@@ -9,6 +9,7 @@ const market = (instrument: string, hidden = false) => ({ instrument, hidden }) 
 
 describe('ingestJobs', () => {
   const config = loadConfig({
+    UPSTREAM_BASE_URL: 'https://exchange.example',
     CATALOG_REFRESH_MS: '2000',
     BOOK_VERIFY_INTERVAL_MS: '3000',
     CANDLE_REFRESH_MS: '4000',

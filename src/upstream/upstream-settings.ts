@@ -14,6 +14,8 @@ export interface UpstreamSettings {
   /** Root of the websocket gateway. */
   readonly wsUrl: string;
   readonly credentials?: UpstreamCredentials;
+  /** The exchange is the in-process sandbox (`SANDBOX=true`): simulated prices, for a trial. */
+  readonly sandbox: boolean;
 }
 
 /** The sandbox's default user, which the service logs in as when it runs the sandbox itself. */
@@ -21,8 +23,8 @@ const SANDBOX_DEMO_USER: UpstreamCredentials = { email: 'demo@example.com', pass
 
 /**
  * The configured exchange: the login root defaults to the origin of the base URL and the gateway root
- * to the same origin with a websocket scheme. Without `UPSTREAM_BASE_URL` the in-process sandbox is the
- * exchange, and its demo user the login unless other credentials are set.
+ * to the same origin with a websocket scheme. With `SANDBOX` the in-process `sandbox` is the exchange,
+ * and its demo user the login unless other credentials are set.
  */
 export function resolveUpstream(
   config: AppConfig,
@@ -39,8 +41,15 @@ export function resolveUpstream(
       authUrl: config.UPSTREAM_AUTH_URL ?? origin,
       wsUrl: config.UPSTREAM_WS_URL ?? origin.replace(/^http/, 'ws'),
       credentials: configured,
+      sandbox: false,
     };
   }
-  if (!sandbox) throw new Error('no upstream: set UPSTREAM_BASE_URL or run the sandbox in-process');
-  return { ...sandbox, credentials: configured ?? SANDBOX_DEMO_USER };
+  if (!sandbox) throw new Error('no upstream: set UPSTREAM_BASE_URL, or SANDBOX=true to run the sandbox in-process');
+  return {
+    baseUrl: sandbox.baseUrl,
+    authUrl: sandbox.authUrl,
+    wsUrl: sandbox.wsUrl,
+    credentials: configured ?? SANDBOX_DEMO_USER,
+    sandbox: true,
+  };
 }

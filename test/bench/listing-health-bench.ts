@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const redis = await startRedisServer({ args: [] });
   const store = RedisStateStore.fromUrl(redis.url);
-  const config = loadConfig({ REDIS_URL: redis.url, LISTING_HEALTH_REFRESH_MS: '100' });
+  const config = loadConfig({ ROLE: 'api', REDIS_URL: redis.url, LISTING_HEALTH_REFRESH_MS: '100' });
   const views = new MarketViews(store);
   try {
     await store.ready();

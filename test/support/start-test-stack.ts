@@ -44,6 +44,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const redis = options.redis === false ? undefined : await startRedisServer();
   const config = loadConfig(
     {
+      SANDBOX: 'true',
       HOST: '127.0.0.1',
       PORT: '0',
       FLUSH_INTERVAL_MS: '50',

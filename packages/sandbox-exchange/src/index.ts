@@ -4,7 +4,7 @@
  */
 export { loadSandboxConfig, SandboxConfigError } from './config/load-sandbox-config';
 export { SandboxConfig, TRADE_EVENT_NAMES, TradeEventName } from './config/sandbox-config';
-export { describeSandbox, RunningSandbox, SandboxBanner, startSandbox } from './start-sandbox';
+export { describeSandbox, RunningSandbox, SandboxBanner, sandboxHost, startSandbox } from './start-sandbox';
 export { Side } from './engine/side';
 export { FAULT_NAMES, FAULTS, FaultName } from './faults/fault-catalog';
 export { HubNegotiation } from './hub/hub-negotiation';

@@ -20,6 +20,11 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** The address the sandbox binds to. */
+export function sandboxHost(config: Pick<SandboxConfig, 'HOST' | 'SANDBOX_HOST'>): string {
+  return config.SANDBOX_HOST ?? config.HOST;
+}
+
 /** Starts the sandbox exchange on `SANDBOX_PORT` (0 picks a free port). */
 export async function startSandbox(
   config: SandboxConfig,
@@ -40,9 +45,10 @@ export async function startSandbox(
   app.enableShutdownHooks();
   await app.init();
   // Fastify's own listen: a failure reaches the caller without Nest's error line, to be told once.
-  await app.getHttpAdapter().getInstance().listen({ port: config.SANDBOX_PORT, host: config.HOST });
+  const bound = sandboxHost(config);
+  await app.getHttpAdapter().getInstance().listen({ port: config.SANDBOX_PORT, host: bound });
   const { port } = app.getHttpServer().address() as AddressInfo;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const host = bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound;
   const baseUrl = `http://${host}:${port}`;
   return {
     app,

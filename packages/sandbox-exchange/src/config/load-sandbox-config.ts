@@ -14,6 +14,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 const READERS: { readonly [K in keyof SandboxConfig]-?: SettingReader<NonNullable<SandboxConfig[K]>> } = {
   HOST: text(),
+  SANDBOX_HOST: text(),
   SANDBOX_PORT: port(),
   SANDBOX_SEED: integer(0),
   SANDBOX_MARKETS_FILE: text(),

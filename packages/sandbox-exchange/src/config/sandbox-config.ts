@@ -6,8 +6,11 @@ export type TradeEventName = (typeof TRADE_EVENT_NAMES)[number];
  * order of the package README's table. The defaults run it on a laptop with the built-in markets.
  */
 export class SandboxConfig {
-  /** Address the sandbox binds to. */
+  /** Address the sandbox binds to, unless SANDBOX_HOST is set. */
   HOST = '0.0.0.0';
+
+  /** Address the sandbox binds to, instead of HOST: a sandbox beside a gateway keeps its own. */
+  SANDBOX_HOST?: string = undefined;
 
   /** Port of every interface; 0 lets the system choose one. */
   SANDBOX_PORT = 4000;
