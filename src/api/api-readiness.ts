@@ -27,6 +27,7 @@ export class ApiReadiness implements OnModuleInit {
           markets: this.views.markets().length,
           dataAgeMs: dataAgeMs ?? null,
           storeReadable: !this.views.stale,
+          ...(this.views.sandbox ? { sandbox: true } : {}),
         };
       },
     });

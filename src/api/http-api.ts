@@ -7,6 +7,7 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { ApiServer } from './http/api-server';
 import { clientAddress, ProxyTrust, proxyTrust } from './http/client-address';
 import { ClientRateLimit } from './http/client-rate-limit';
+import { DataSourceHeader } from './http/data-source-header';
 import { applyContentNegotiation } from './http/content-negotiation';
 import { FastPath } from './http/fast-path';
 import { frameworkErrors } from './http/framework-errors';
@@ -20,6 +21,7 @@ import { streamLimits } from './stream/stream-limits';
 import { StreamServer } from './stream/stream-server';
 import { serveConsolePages } from './console/console-pages';
 import { ConsoleState } from './console/console-state';
+import { MarketViews } from './views/market-views';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -62,6 +64,9 @@ export class HttpApi {
     observeHttp(fastify, metrics);
     app.useGlobalFilters(new ApiExceptionFilter());
     applySecurityHeaders(fastify);
+    const views = this.servesRoutes ? app.get(MarketViews) : undefined;
+    const dataSource = views && new DataSourceHeader(() => views.sandbox);
+    dataSource?.apply(fastify);
     const corsOrigins = (this.config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
     const cors = corsOrigins[0] !== '';
     if (cors)
@@ -92,6 +97,7 @@ export class HttpApi {
       clientAddress: clientAddress(this.trust),
       cors,
       metrics,
+      dataSource,
     });
   }
 

@@ -26,9 +26,9 @@ export class HealthController {
   @Get('ready')
   @Header('Cache-Control', 'no-store')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const { ready, store, checks } = await readinessSummary(this.store, this.readiness);
+    const { ready, sandbox, store, checks } = await readinessSummary(this.store, this.readiness);
     reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not ready', store, ...checks };
+    return { status: ready ? 'ready' : 'not ready', ...(sandbox ? { sandbox: true } : {}), store, ...checks };
   }
 }
 

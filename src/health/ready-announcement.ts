@@ -23,6 +23,8 @@ export interface ReadyFields {
   /** Milliseconds from the start of the process. */
   readonly startupMs: number;
   readonly url: string;
+  /** The data comes from the built-in sandbox exchange: simulated prices. */
+  readonly sandbox?: true;
 }
 
 /**
@@ -66,6 +68,7 @@ export function readyFields(
     ...(ingest ? { booksLive: ingest.instruments - ingest.notLive.length } : {}),
     startupMs: Math.round(performance.now()),
     url: options.url,
+    ...(summary.sandbox ? { sandbox: true as const } : {}),
   };
 }
 
@@ -80,5 +83,6 @@ function readyMessage(fields: ReadyFields): string {
     fields.booksLive !== undefined
       ? `${fields.booksLive} books live of ${fields.markets ?? 'unknown'} listed markets`
       : `${fields.markets ?? 'no'} listed markets served`;
-  return `ready: ${what}, ${fields.startupMs} ms after start, on ${fields.url}`;
+  const source = fields.sandbox ? '; the exchange is the built-in sandbox: simulated prices, for a trial only' : '';
+  return `ready: ${what}, ${fields.startupMs} ms after start, on ${fields.url}${source}`;
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Readiness, ReadinessReport } from '../health/readiness';
 import { RequestBudget } from '../upstream/rest/request-budget';
-import { REQUEST_BUDGET } from '../upstream/upstream.module';
+import { REQUEST_BUDGET, UPSTREAM_SETTINGS } from '../upstream/upstream.module';
+import { UpstreamSettings } from '../upstream/upstream-settings';
 import { CandleSource } from './candle-source';
 import { CatalogFollower } from './catalog/catalog-follower';
 import { CatalogInputHealth, CatalogInputName } from './catalog/catalog-inputs';
@@ -25,6 +26,7 @@ export class IngestReadiness implements OnModuleInit {
     @Inject(CandleSource) private readonly candles: CandleSource,
     @Inject(UpstreamConnections) private readonly upstream: UpstreamConnections,
     @Inject(REQUEST_BUDGET) private readonly budget: RequestBudget,
+    @Inject(UPSTREAM_SETTINGS) private readonly settings: UpstreamSettings,
   ) {}
 
   onModuleInit(): void {
@@ -52,6 +54,7 @@ export class IngestReadiness implements OnModuleInit {
       // Not part of `ready`: with an input failing the catalogue keeps its last good version.
       catalogInputs: describeInputs(this.refresher.inputs.health()),
       candlesUnavailable: this.candles.unavailable(),
+      ...(this.settings.sandbox ? { sandbox: true } : {}),
     };
   }
 }

@@ -102,15 +102,23 @@ const feedProviders: Provider[] = [
 const storeProviders: Provider[] = [
   {
     provide: CatalogRefresher,
-    inject: [RestClient, GatewayClient, STATE_STORE, AppConfig, Registry],
+    inject: [RestClient, GatewayClient, STATE_STORE, AppConfig, Registry, UPSTREAM_SETTINGS],
     useFactory: (
       rest: RestClient,
       gateway: GatewayClient,
       store: StateStore,
       config: AppConfig,
       registry: Registry,
+      upstream: UpstreamSettings,
     ): CatalogRefresher => {
-      const refresher = new CatalogRefresher(rest, gateway, store, config.ASSETS_FILE, () => Date.now());
+      const refresher = new CatalogRefresher(
+        rest,
+        gateway,
+        store,
+        config.ASSETS_FILE,
+        () => Date.now(),
+        upstream.sandbox,
+      );
       registerCatalogInputMetrics(registry, () => refresher.inputs.health());
       return refresher;
     },

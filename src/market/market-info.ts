@@ -51,6 +51,8 @@ export interface MarketCatalog {
   readonly assets: readonly AssetInfo[];
   /** Unix milliseconds of the last successful refresh. */
   readonly refreshedAt: number;
+  /** The markets are the built-in sandbox exchange's, their prices simulated; absent for an exchange. */
+  readonly sandbox?: true;
 }
 
 export function isFrozen(market: MarketInfo): boolean {

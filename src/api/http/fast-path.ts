@@ -11,6 +11,7 @@ import { errorResponse, sendError } from './error-response';
 import { limitRate } from './rate-limit';
 import { RawReply } from './raw-reply';
 import { addSecurityHeaders } from './security-headers';
+import { DataSourceHeader } from './data-source-header';
 
 export interface FastPathOptions {
   /** The API's routes; it answers those marked `fastPath`, each exact (`/summary`) or with one final parameter. */
@@ -23,6 +24,8 @@ export interface FastPathOptions {
   readonly cors: boolean;
   /** Where Fastify's routes count their requests, so that the fast path's are counted alike. */
   readonly metrics?: HttpMetrics;
+  /** Says so on every response of a gateway fed by the sandbox, as Fastify's hook does. */
+  readonly dataSource?: DataSourceHeader;
 }
 
 interface Route {
@@ -82,6 +85,7 @@ export class FastPath {
     );
     addRequestId(reply, requestIdOf(request));
     addSecurityHeaders(url, reply);
+    this.options.dataSource?.add(reply);
     const { rateLimit } = this.options;
     if (rateLimit) {
       const refused = limitRate(rateLimit, url, this.options.clientAddress(request), reply);

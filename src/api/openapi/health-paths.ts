@@ -28,6 +28,11 @@ const READINESS: SchemaObject = {
   required: ['status', 'store'],
   properties: {
     status: { type: 'string', enum: ['ready', 'not ready'] },
+    sandbox: {
+      type: 'boolean',
+      enum: [true],
+      description: 'present when the data comes from the built-in sandbox exchange: simulated prices',
+    },
     store: {
       type: 'object',
       required: ['reachable'],

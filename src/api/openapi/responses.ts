@@ -72,6 +72,11 @@ export const HEADERS: Record<string, HeaderObject> = {
       '`true` when the body is the last good state: the store cannot be reached, or lost state its writers have not put back yet; absent otherwise',
     schema: { type: 'string', enum: ['true'] },
   },
+  DataSource: {
+    description:
+      '`sandbox` when the data comes from the built-in sandbox exchange: simulated prices, for a trial; absent otherwise',
+    schema: { type: 'string', enum: ['sandbox'] },
+  },
   RateLimitLimit: {
     description:
       'requests a client may make per minute (`RATE_LIMIT_PER_MINUTE`); absent when there is no limit',
@@ -117,11 +122,16 @@ const cachedHeaders = (cache: Cache) => ({
   'X-Data-Age-Ms': header('DataAge'),
   'Last-Modified': header('LastModified'),
   'X-Data-Stale': header('DataStale'),
+  'X-Data-Source': header('DataSource'),
   'X-Request-Id': header('RequestId'),
   ...RATE_LIMIT_HEADERS,
 });
 
-const errorHeaders = { 'Cache-Control': header('NoStore'), 'X-Request-Id': header('RequestId') };
+const errorHeaders = {
+  'Cache-Control': header('NoStore'),
+  'X-Data-Source': header('DataSource'),
+  'X-Request-Id': header('RequestId'),
+};
 
 function errorResponse(description: string, code: string, message: string): ResponseObject {
   return {

@@ -168,6 +168,11 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     return this.catalog?.refreshedAt ?? 0;
   }
 
+  /** The stored catalogue is the built-in sandbox exchange's: every figure served is simulated. */
+  get sandbox(): boolean {
+    return this.catalog?.sandbox === true;
+  }
+
   /** The listed market a path or query names, in any letter case, with `_` or `-`. */
   find(name: string): MarketInfo | undefined {
     return this.byName.get(normalizeInstrument(name));

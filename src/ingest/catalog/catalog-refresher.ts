@@ -47,6 +47,8 @@ export class CatalogRefresher {
     private readonly store: StateStore,
     assetsFile: string | undefined,
     private readonly now: () => number,
+    /** The exchange is the in-process sandbox: every catalogue says so, for the API to tell its readers. */
+    private readonly sandbox = false,
   ) {
     this.gatewayData = new GatewayMarketData(gateway, { now });
     this.inputs = new CatalogInputs(
@@ -97,6 +99,7 @@ export class CatalogRefresher {
     // A replica that never reached the gateway (one just started) keeps the ids another one stored.
     const earlier = records === undefined ? await this.earlierCatalog() : undefined;
     if (earlier) catalog = withEarlierGatewayIds(catalog, earlier);
+    if (this.sandbox) catalog = { ...catalog, sandbox: true };
     await this.publisher.publish(catalog);
     return catalog;
   }
