@@ -510,6 +510,12 @@ describe('trial value set', () => {
   it('leaves out the budgets that were turned off', () => {
     expect(manifest().ofKind('PodDisruptionBudget')).toEqual([]);
   });
+
+  it('runs the sandbox in the ingest pods alone, which asked for it', () => {
+    expect(manifest().get<IConfigMap>('ConfigMap', NAME).data!.SANDBOX).toBeUndefined();
+    expect(environment(gatewayContainer(manifest().deployment(`${NAME}-ingest`))).SANDBOX).toBe('true');
+    expect(environment(gatewayContainer(manifest().deployment(`${NAME}-api`))).SANDBOX).toBeUndefined();
+  });
 });
 
 describe('combined value set', () => {
@@ -608,6 +614,28 @@ describe('sentinel value set', () => {
   });
 });
 
+describe('Sentinels in front of data nodes without a password', () => {
+  it('needs no redis.url: no REDIS_URL and no Secret', async () => {
+    const result = await helm.template({
+      files: ['sentinel-values.yaml'],
+      values: { redis: { url: '', sentinel: { password: '' } } },
+    });
+    expect(result.ok).toBe(true);
+    const manifest = new RenderedManifest(result.stdout);
+    expect(manifest.ofKind('Secret')).toEqual([]);
+    for (const role of ['api', 'ingest']) {
+      const env = {
+        ...manifest.get<IConfigMap>('ConfigMap', NAME).data!,
+        ...environment(gatewayContainer(manifest.deployment(`${NAME}-${role}`))),
+      };
+      expect(env.REDIS_URL).toBeUndefined();
+      expect(env.REDIS_SENTINELS).toMatch(/:26379/);
+      const config = loadConfig(env, DATA_FILES);
+      expect(config.REDIS_SENTINELS).toBe(env.REDIS_SENTINELS);
+    }
+  });
+});
+
 describe('NOTES.txt', () => {
   it('warns about the bundled Redis and the in-process sandbox of a trial', async () => {
     const result = await helm.exec([
@@ -624,6 +652,7 @@ describe('NOTES.txt', () => {
     const notes = result.stdout.slice(result.stdout.indexOf('NOTES:'));
     expect(notes).toContain(`port-forward service/${NAME} 8080:80`);
     expect(notes).toContain('WARNING: the bundled Redis');
+    expect(notes).toContain('WARNING: sandbox.enabled is on');
     expect(notes).toContain('built-in sandbox exchange');
   });
 });
@@ -634,6 +663,11 @@ describe('invalid values', () => {
   // install and upgrade), as helm lint lets template failures through.
   const cases: [string, ValueSet, RegExp][] = [
     ['no Redis at all (the defaults alone)', {}, /\/redis\/url': minLength/],
+    [
+      'the sandbox switch set by extraEnv',
+      { files: defaults, values: { config: { extraEnv: { SANDBOX: 'true' } } } },
+      /\/config\/extraEnv\/SANDBOX'/,
+    ],
     [
       'a negative replica count',
       { files: defaults, values: { api: { replicaCount: -1 } } },
@@ -747,6 +781,25 @@ describe('invalid values', () => {
       expect(lint.stdout + lint.stderr).toMatch(message);
     },
   );
+
+  it('refuses to render without upstream.baseUrl unless sandbox.enabled, naming both values', async () => {
+    const result = await helm.template({ files: defaults, values: { upstream: { baseUrl: '' } } });
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toContain(
+      "upstream.baseUrl is empty: set it to the exchange's address, or sandbox.enabled: true for a trial on the built-in sandbox exchange (simulated prices)",
+    );
+    const trial = await helm.template({
+      files: defaults,
+      values: { upstream: { baseUrl: '' }, sandbox: { enabled: true } },
+    });
+    expect(trial.ok).toBe(true);
+  });
+
+  it('refuses upstream.baseUrl beside sandbox.enabled, naming both values', async () => {
+    const result = await helm.template({ files: defaults, values: { sandbox: { enabled: true } } });
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toMatch(/upstream\.baseUrl and sandbox\.enabled: set one or the other/);
+  });
 
   it("rejects a console port that is the API's in helm template, naming both values", async () => {
     const result = await helm.template({ files: defaults, values: { console: { port: 3000 } } });

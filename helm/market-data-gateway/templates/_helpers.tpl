@@ -65,7 +65,19 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* "true" when the chart makes its own Secret: no existing one, and something to keep in it. */}}
 {{- define "mdg.chartSecret" -}}
-{{- if and (not .Values.existingSecret) (or (not .Values.redis.bundled.enabled) .Values.upstream.email .Values.upstream.password) }}true{{ end }}
+{{- if and (not .Values.existingSecret) (or .Values.redis.url .Values.redis.sentinel.password .Values.upstream.email .Values.upstream.password) }}true{{ end }}
+{{- end }}
+
+{{/*
+Fails unless the ingesting pods have an exchange: upstream.baseUrl, or the built-in sandbox when asked
+for, never by default (a forgotten value would publish simulated prices to the aggregators).
+*/}}
+{{- define "mdg.checkExchange" -}}
+{{- if and .Values.upstream.baseUrl .Values.sandbox.enabled }}
+{{- fail "upstream.baseUrl and sandbox.enabled: set one or the other (the sandbox is an exchange of its own)" }}
+{{- else if not (or .Values.upstream.baseUrl .Values.sandbox.enabled) }}
+{{- fail "upstream.baseUrl is empty: set it to the exchange's address, or sandbox.enabled: true for a trial on the built-in sandbox exchange (simulated prices)" }}
+{{- end }}
 {{- end }}
 
 {{- define "mdg.redisName" -}}
@@ -178,14 +190,17 @@ env:
   - name: NODE_OPTIONS
     value: {{ . | quote }}
   {{- end }}
-  {{- if not $root.Values.redis.bundled.enabled }}
+  {{- $sentinel := $root.Values.redis.sentinel }}
+  {{- if or $root.Values.redis.url (and $root.Values.existingSecret (not $root.Values.redis.bundled.enabled)) }}
   - name: REDIS_URL
     valueFrom:
       secretKeyRef:
         name: {{ include "mdg.secretName" $root }}
         key: {{ $root.Values.secretKeys.redisUrl }}
+        {{- if $sentinel.nodes }}
+        optional: true
+        {{- end }}
   {{- end }}
-  {{- $sentinel := $root.Values.redis.sentinel }}
   {{- if and $sentinel.nodes (or $root.Values.existingSecret $sentinel.password) }}
   - name: REDIS_SENTINEL_PASSWORD
     valueFrom:
@@ -195,6 +210,10 @@ env:
         optional: {{ not (empty $root.Values.existingSecret) }}
   {{- end }}
   {{- if .credentials }}
+  {{- if $root.Values.sandbox.enabled }}
+  - name: SANDBOX
+    value: "true"
+  {{- end }}
   {{- if or $root.Values.existingSecret $root.Values.upstream.email }}
   - name: UPSTREAM_EMAIL
     valueFrom:
