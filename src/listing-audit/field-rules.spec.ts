@@ -2,7 +2,7 @@ import { checkRecord, optional, required } from './field-rules';
 import { parseJsonBody } from './json-body';
 
 const RULES = [
-  required('last', 'decimal-or-null'),
+  required('last', 'decimal'),
   required('baseVolume', 'decimal'),
   required('percentChange', 'signed-decimal'),
   required('isFrozen', 'flag-text'),
@@ -35,9 +35,9 @@ describe('checkRecord', () => {
     ]);
   });
 
-  it('only warns about a null last price', () => {
+  it('fails a null last price: every value is a string', () => {
     expect(problems('{"last":null,"baseVolume":"0","percentChange":"0.00","isFrozen":"1"}')).toEqual([
-      'warn decimal-strings /summary BTC_USDT.last: null: aggregators read it as 0 or leave the market out',
+      'fail decimal-strings /summary BTC_USDT.last: expected a decimal string, got null',
     ]);
   });
 

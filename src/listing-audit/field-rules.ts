@@ -9,8 +9,6 @@ import { isJsonNumber, isJsonObject, JsonValue, shown } from './json-body';
 export type FieldKind =
   /** A non-negative decimal as a string in plain notation. */
   | 'decimal'
-  /** Like `decimal`, but `null` is tolerated (with a warning): the format's "no last price". */
-  | 'decimal-or-null'
   /** A decimal that may be negative (a percent change). */
   | 'signed-decimal'
   /** Digits in a string: ids and Unix times where the format writes every value as a string. */
@@ -79,7 +77,6 @@ export function checkRecord(record: JsonValue, rules: readonly FieldRule[], wher
 export function checkValue(value: JsonValue | undefined, kind: FieldKind, where: string): Finding[] {
   switch (kind) {
     case 'decimal':
-    case 'decimal-or-null':
     case 'signed-decimal':
       return checkDecimal(value, where, kind);
     case 'digits-text':
@@ -130,10 +127,8 @@ export function checkValue(value: JsonValue | undefined, kind: FieldKind, where:
 export function checkDecimal(
   value: JsonValue | undefined,
   where: string,
-  kind: 'decimal' | 'decimal-or-null' | 'signed-decimal' = 'decimal',
+  kind: 'decimal' | 'signed-decimal' = 'decimal',
 ): Finding[] {
-  if (value === null && kind === 'decimal-or-null')
-    return [warn('decimal-strings', where, 'null: aggregators read it as 0 or leave the market out')];
   if (isJsonNumber(value))
     return [fail('decimal-strings', where, `the JSON number ${value.value}, not a decimal string`)];
   if (typeof value !== 'string')

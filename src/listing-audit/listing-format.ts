@@ -21,7 +21,7 @@ const ASSET = [
 
 const SUMMARY = [
   required('id', 'text'),
-  required('last', 'decimal-or-null'),
+  required('last', 'decimal'),
   required('lowestAsk', 'decimal'),
   required('highestBid', 'decimal'),
   required('percentChange', 'signed-decimal'),
@@ -35,7 +35,7 @@ const SUMMARY = [
 const TICKER = [
   required('base_name', 'text'),
   required('quote_name', 'text'),
-  required('last_price', 'decimal-or-null'),
+  required('last_price', 'decimal'),
   required('base_volume', 'decimal'),
   required('quote_volume', 'decimal'),
   required('isFrozen', 'flag-text'),

@@ -39,6 +39,7 @@ describe('summarizeMarket', () => {
       base: 'ETH',
       quote: 'BTC',
       last: '5.50000000',
+      lastTraded: '5.50000000',
       open: '5.00000000',
       high: '6.00000000',
       low: '5.00000000',
@@ -51,9 +52,10 @@ describe('summarizeMarket', () => {
     });
   });
 
-  it('gives zero 24-hour figures without trades, zeros for empty book sides, and no last price without any trade', () => {
+  it('gives zero 24-hour figures without trades, zeros for empty book sides, and no last traded price without any trade', () => {
     const summary = summarizeMarket(market, EMPTY_STATS, undefined, undefined, undefined);
-    expect(summary.last).toBeNull();
+    expect(summary.last).toBe('0.00000000');
+    expect(summary.lastTraded).toBeNull();
     expect(hasLastPrice(summary)).toBe(false);
     expect(summary.high).toBe('0.00000000');
     expect(summary.low).toBe('0.00000000');
@@ -63,7 +65,7 @@ describe('summarizeMarket', () => {
     expect(summary.percentChange).toBe('0.00');
   });
 
-  it("takes the last price from the newest trade known before the window when the window has none, at the market's scale", () => {
+  it("keeps the window's last price zero, and the last traded price the newest trade known before it, at the market's scale", () => {
     const summary = summarizeMarket(
       market,
       EMPTY_STATS,
@@ -72,7 +74,8 @@ describe('summarizeMarket', () => {
       ['0.052', '1'],
     );
     expect(summary).toMatchObject({
-      last: '0.05100000',
+      last: '0.00000000',
+      lastTraded: '0.05100000',
       open: '0.00000000',
       high: '0.00000000',
       low: '0.00000000',
@@ -87,6 +90,7 @@ describe('summarizeMarket', () => {
     const stats = { ...EMPTY_STATS, last: '6', open: '5', high: '6', low: '5', tradeCount: 2 };
     const summary = summarizeMarket(market, stats, { price: '7', time: 1 }, undefined, undefined);
     expect(summary.last).toBe('6.00000000');
+    expect(summary.lastTraded).toBe('6.00000000');
     expect(summary.percentChange).toBe('20.00');
   });
 

@@ -17,11 +17,14 @@ export interface MarketSummary {
   /** Upper case, e.g. `BTC`. */
   readonly base: string;
   readonly quote: string;
+  /** The newest trade's price of the 24-hour window, zero without one (spec 2.8). */
+  readonly last: string;
   /**
-   * The newest trade's price of the 24-hour window, else of the newest trade known before it; null
+   * The price the market last traded at, for the formats whose own specifications ask for it
+   * (CoinMarketCap, CoinGecko): the window's newest trade, else the newest known before it; null
    * when no trade of the market is known (never a zero beside a live book).
    */
-  readonly last: string | null;
+  readonly lastTraded: string | null;
   /** The 24-hour figures below are zero without a trade in the window. */
   readonly open: string;
   readonly high: string;
@@ -44,12 +47,13 @@ export function summarizeMarket(
   bestAsk: PriceLevel | undefined,
 ): MarketSummary {
   const price = (value: string) => toFixedScale(value, market.priceScale);
-  const last = lastTradedPrice(stats, lastTrade);
+  const lastTraded = lastTradedPrice(stats, lastTrade);
   return {
     instrument: market.instrument,
     base: market.baseAsset.toUpperCase(),
     quote: market.quoteAsset.toUpperCase(),
-    last: last === undefined ? null : price(last),
+    last: price(stats.last),
+    lastTraded: lastTraded === undefined ? null : price(lastTraded),
     open: price(stats.open),
     high: price(stats.high),
     low: price(stats.low),
@@ -62,9 +66,11 @@ export function summarizeMarket(
   };
 }
 
-/** Whether the market has a last price: the aggregators' formats leave a market without one out. */
-export function hasLastPrice(summary: MarketSummary): summary is MarketSummary & { readonly last: string } {
-  return summary.last !== null;
+/** Whether the market ever traded: the aggregators' formats leave a market without a last price out. */
+export function hasLastPrice(
+  summary: MarketSummary,
+): summary is MarketSummary & { readonly lastTraded: string } {
+  return summary.lastTraded !== null;
 }
 
 /**

@@ -28,7 +28,7 @@ describe("the CoinMarketCap, CoinGecko and mirror formats agree with each other 
 
   const body = async (path: string) => (await request(stack.app.url).get(path).expect(200)).body;
 
-  it('every market figure is the same in /summary, /ticker, /cmc/summary, /cmc/ticker and /coingecko/tickers; a market without a last price is null in the first two and absent from the others', async () => {
+  it('every market figure is the same in /summary, /ticker, /cmc/summary, /cmc/ticker and /coingecko/tickers; a market that never traded has a zero last in the first two and is absent from the others', async () => {
     const [summary, ticker, cmcSummary, cmcTicker, tickers] = await Promise.all([
       body('/summary'),
       body('/ticker'),
@@ -42,7 +42,10 @@ describe("the CoinMarketCap, CoinGecko and mirror formats agree with each other 
       const cmc = (cmcSummary as Row[]).find((record) => record.trading_pairs === pair)!;
       const gecko = (tickers as Row[]).find((record) => record.ticker_id === pair)!;
       if (NEVER_TRADED.has(instrument)) {
-        expect([listing.last, ticker[instrument].last_price]).toEqual([null, null]);
+        expect([listing.last, ticker[instrument].last_price]).toEqual([
+          fixed('0', scales.get(instrument)!.priceScale),
+          fixed('0', scales.get(instrument)!.priceScale),
+        ]);
         expect([cmc, cmcTicker[pair], gecko]).toEqual([undefined, undefined, undefined]);
         expect(listing.isFrozen).toBe('1');
         continue;

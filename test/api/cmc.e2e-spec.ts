@@ -49,7 +49,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
         trading_pairs: upper(instrument),
         base_currency: base,
         quote_currency: quote,
-        last_price: figures.last,
+        last_price: figures.lastTraded,
         lowest_ask: figures.bestAsk,
         highest_bid: figures.bestBid,
         base_volume: figures.baseVolume,
@@ -87,7 +87,7 @@ describe('CoinMarketCap endpoints over a gateway fed by the sandbox', () => {
     for (const instrument of PRICED) {
       const figures = want(instrument);
       expect(response.body[upper(instrument)]).toEqual({
-        last_price: figures.last,
+        last_price: figures.lastTraded,
         base_volume: figures.baseVolume,
         quote_volume: figures.quoteVolume,
         isFrozen: FROZEN.has(instrument) ? 1 : 0,

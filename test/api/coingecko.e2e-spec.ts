@@ -81,7 +81,7 @@ describe('CoinGecko endpoints over a gateway fed by the sandbox', () => {
         ticker_id: upper(instrument),
         base_currency: base,
         target_currency: target,
-        last_price: figures.last,
+        last_price: figures.lastTraded,
         base_volume: figures.baseVolume,
         target_volume: figures.quoteVolume,
         bid: figures.bestBid,

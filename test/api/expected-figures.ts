@@ -45,8 +45,10 @@ export function fixed(value: Big | string, scale: number): string {
 export interface ExpectedFigures {
   /** The trades of the 24-hour window, oldest first. */
   readonly window: readonly TruthTrade[];
-  /** The newest trade's price; null without one (the sandbox's test markets hold no older trades). */
-  readonly last: string | null;
+  /** The newest trade's price of the window, zero without one (spec 2.8). */
+  readonly last: string;
+  /** The price the market last traded at; null without a trade (the sandbox's test markets hold no older ones). */
+  readonly lastTraded: string | null;
   readonly high: string;
   readonly low: string;
   readonly baseVolume: string;
@@ -67,7 +69,8 @@ export function expectedFigures(truth: Truth, scales: Scales, now: number): Expe
   const extreme = (pick: (a: Big, b: Big) => Big) => (prices.length ? prices.reduce(pick) : new Big(0));
   return {
     window,
-    last: last === undefined ? null : fixed(last, scales.priceScale),
+    last: fixed(last ?? '0', scales.priceScale),
+    lastTraded: last === undefined ? null : fixed(last, scales.priceScale),
     high: fixed(
       extreme((a, b) => (a.gt(b) ? a : b)),
       scales.priceScale,

@@ -4,7 +4,7 @@ import { RunningSandbox } from 'sandbox-exchange';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { setFlow } from '../support/truth';
-import { fixed } from './expected-figures';
+import { fixed, settle } from './expected-figures';
 
 type Row = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ function tradeLongAgo(sandbox: RunningSandbox): string {
   return formatUnits(last.price, TRADED_BEFORE_SCALE);
 }
 
-/** Every format's last price of each market, null where a format has none or leaves the market out. */
+/** Every format's last price of each market: /summary, /ticker, then the aggregators' (null where they leave it out). */
 async function lastPrices(stack: TestStack): Promise<Map<string, unknown[]>> {
   const body = async (path: string) => (await request(stack.app.url).get(path).expect(200)).body;
   const [summary, ticker, cmcSummary, cmcTicker, tickers] = await Promise.all([
@@ -70,7 +70,7 @@ function describeLastPrices(name: string, credentials: boolean): void {
         // Ready once every listed book is live; the listing answers 503 until its first state is loaded.
         async () =>
           (await fetch(`${stack.app.url}/health/ready`)).status === 200 &&
-          (await lastPrices(stack).catch(() => undefined))?.get(TRADED_BEFORE)?.[0] === traded,
+          (await lastPrices(stack).catch(() => undefined))?.get(TRADED_BEFORE)?.[2] === traded,
         `${TRADED_BEFORE} priced`,
         30_000,
         100,
@@ -81,8 +81,9 @@ function describeLastPrices(name: string, credentials: boolean): void {
       await stack.close();
     });
 
-    it('gives a market whose trades are all older than 24 hours its last traded price in every format', async () => {
-      expect((await lastPrices(stack)).get(TRADED_BEFORE)).toEqual([traded, traded, traded, traded, traded]);
+    it("gives a market whose trades are all older than 24 hours a zero last (spec 2.8) and the aggregators' formats its last traded price", async () => {
+      const zero = fixed('0', TRADED_BEFORE_SCALE);
+      expect((await lastPrices(stack)).get(TRADED_BEFORE)).toEqual([zero, zero, traded, traded, traded]);
       const summary = (await request(stack.app.url).get('/summary').expect(200)).body[
         TRADED_BEFORE.toUpperCase()
       ];
@@ -92,23 +93,35 @@ function describeLastPrices(name: string, credentials: boolean): void {
       expect(cmc[TRADED_BEFORE.toUpperCase()]).toMatchObject({ last_price: traded, isFrozen: 1 });
     });
 
-    it('gives a market that never traded a null last price where the format allows one, and leaves it out of the aggregator tickers', async () => {
-      expect((await lastPrices(stack)).get(NEVER_TRADED)).toEqual([null, null, null, null, null]);
+    it('gives a market that never traded a zero last in the listing format, and leaves it out of the aggregator tickers', async () => {
+      const prices = (await lastPrices(stack)).get(NEVER_TRADED)!;
+      expect(prices.slice(0, 2).every((price) => typeof price === 'string' && ZERO.test(price))).toBe(true);
+      expect(prices.slice(2)).toEqual([null, null, null]);
       const summary = (await request(stack.app.url).get('/summary').expect(200)).body;
-      expect(summary[NEVER_TRADED.toUpperCase()]).toHaveProperty('last', null);
       expect(summary[NEVER_TRADED.toUpperCase()].highestBid).not.toMatch(ZERO);
       const pairs = (await request(stack.app.url).get('/coingecko/pairs').expect(200)).body as Row[];
       expect(pairs.map((pair) => pair.ticker_id)).toContain(NEVER_TRADED.toUpperCase());
     });
 
-    it('shows no zero last price beside a live book in any format', async () => {
-      const summary = (await request(stack.app.url).get('/summary').expect(200)).body;
-      for (const [instrument, prices] of await lastPrices(stack)) {
-        const { highestBid, lowestAsk } = summary[instrument.toUpperCase()];
-        expect([highestBid, lowestAsk].some((price) => !ZERO.test(price))).toBe(true);
-        for (const price of prices) if (price !== null) expect(price).not.toMatch(ZERO);
+    it('gives no aggregator format a zero last price, and the listing format only decimal strings', async () => {
+      for (const prices of (await lastPrices(stack)).values()) {
+        for (const price of prices.slice(0, 2)) expect(price).toMatch(/^\d+\.\d+$/);
+        for (const price of prices.slice(2)) if (price !== null) expect(price).not.toMatch(ZERO);
       }
     });
+
+    if (credentials)
+      it("gives every market's listing last the price of its newest trade in 24 hours", async () => {
+        // Paused and served as the sandbox holds it: the listing and the trades are read at one state.
+        await setFlow(stack.sandbox, 0);
+        await settle(stack);
+        for (const [instrument, prices] of await lastPrices(stack)) {
+          const trades = (await request(stack.app.url).get(`/trades/${instrument}`).expect(200))
+            .body as Row[];
+          if (trades.length > 0) expect(prices.slice(0, 2)).toEqual([trades[0].price, trades[0].price]);
+          else expect(prices.slice(0, 2).map((price) => ZERO.test(String(price)))).toEqual([true, true]);
+        }
+      });
   });
 }
 

@@ -19,7 +19,7 @@ export function cmcSummaryRecord(summary: MarketSummary) {
     trading_pairs: cmcPair(summary),
     base_currency: summary.base,
     quote_currency: summary.quote,
-    last_price: summary.last,
+    last_price: summary.lastTraded,
     lowest_ask: summary.lowestAsk,
     highest_bid: summary.highestBid,
     base_volume: summary.baseVolume,
@@ -55,7 +55,7 @@ export function cmcTickerRecord(summary: MarketSummary, baseId?: number, quoteId
   return withoutUnknown({
     base_id: baseId,
     quote_id: quoteId,
-    last_price: summary.last,
+    last_price: summary.lastTraded,
     base_volume: summary.baseVolume,
     quote_volume: summary.quoteVolume,
     isFrozen: summary.isFrozen ? 1 : 0,

@@ -22,7 +22,7 @@ export function coingeckoTickerRecord(summary: MarketSummary) {
     ticker_id: tickerId(summary),
     base_currency: summary.base,
     target_currency: summary.quote,
-    last_price: summary.last,
+    last_price: summary.lastTraded,
     base_volume: summary.baseVolume,
     target_volume: summary.quoteVolume,
     bid: summary.highestBid,

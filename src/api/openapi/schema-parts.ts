@@ -18,15 +18,9 @@ export function decimal(description: string, example: string): SchemaObject {
 
 const LAST_TRADE = 'price of the newest trade in 24 hours, else of the newest trade known before them';
 
-/** The listing formats' last price: null when no trade of the market is known at all. */
+/** The exchange's own last price (spec 2.8): of the 24-hour window only. */
 export function listingLastPrice(example: string): SchemaObject {
-  return {
-    type: 'string',
-    nullable: true,
-    pattern: UNSIGNED_DECIMAL,
-    description: `${LAST_TRADE}, at the price scale; null when no trade is known`,
-    example,
-  };
+  return decimal('price of the newest trade in 24 hours at the price scale, 0 without one', example);
 }
 
 /** The aggregators' last price, which they require: a market without a known trade is left out. */

@@ -41,21 +41,25 @@ async function summaryOf(stored: InstrumentHead) {
   }
 }
 
-describe('ListingService last price', () => {
-  it('is the newest known trade of a head whose window is empty', async () => {
+describe('ListingService last prices', () => {
+  it("gives a head whose window is empty a zero last and the newest known trade's last traded price", async () => {
     const summary = await summaryOf(
       head(MARKET.instrument, 1, { ...LIVE_BOOK, lastTrade: { price: '0.001241', time: 5 } }),
     );
-    expect(summary).toMatchObject({ last: '0.0012410', high: '0.0000000', baseVolume: '0.0000' });
+    expect(summary).toMatchObject({
+      last: '0.0000000',
+      lastTraded: '0.0012410',
+      high: '0.0000000',
+      baseVolume: '0.0000',
+    });
   });
 
-  it('is null beside a live book when no trade is known, never zero', async () => {
+  it('has no last traded price beside a live book when no trade is known, never a zero one', async () => {
     const summary = await summaryOf(head(MARKET.instrument, 1, { ...LIVE_BOOK }));
-    expect(summary.last).toBeNull();
-    expect(summary.highestBid).toBe('0.0012300');
+    expect(summary).toMatchObject({ last: '0.0000000', lastTraded: null, highestBid: '0.0012300' });
   });
 
-  it("reads a head written by a replica that predates lastTrade: the window's last price, or none", async () => {
+  it("reads a head without lastTrade: the window's last price is the last traded price too", async () => {
     const older = head(MARKET.instrument, 1, {
       ...LIVE_BOOK,
       stats: {
@@ -68,8 +72,7 @@ describe('ListingService last price', () => {
       },
     });
     expect('lastTrade' in older).toBe(false);
-    expect((await summaryOf(older)).last).toBe('0.0012400');
-    expect((await summaryOf(head(MARKET.instrument, 1, { ...LIVE_BOOK }))).last).toBeNull();
+    expect(await summaryOf(older)).toMatchObject({ last: '0.0012400', lastTraded: '0.0012400' });
   });
 });
 
