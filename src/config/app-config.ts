@@ -349,6 +349,11 @@ export class AppConfig {
   ASSETS_FILE?: string = undefined;
 }
 
+/** Whether state is kept in Redis: at `REDIS_URL`, or at the primary the Sentinels name. */
+export function usesRedis(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_SENTINELS'>): boolean {
+  return config.REDIS_URL !== undefined || config.REDIS_SENTINELS !== undefined;
+}
+
 /** Keys whose values never appear in messages. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'UPSTREAM_PASSWORD',

@@ -128,7 +128,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 'sentinel-0' })).toThrow(
       /REDIS_SENTINELS="sentinel-0": .*host:port/,
     );
-    expect(() => loadConfig({ ...TRIAL, REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS: needs REDIS_URL/);
+    // Data nodes without a password need no URL: the Sentinels name the primary.
+    expect(loadConfig({ ...TRIAL, REDIS_SENTINELS: 's:26379' }).REDIS_URL).toBeUndefined();
+    expect(loadConfig({ ROLE: 'api', REDIS_SENTINELS: 's:26379' }).REDIS_SENTINELS).toBe('s:26379');
     expect(() =>
       loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINELS: 's:26379', REDIS_CLUSTER: 'true' }),
     ).toThrow(/set one or the other/);

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { readFileSync } from 'node:fs';
-import { AppConfig, FILE_KEYS, SECRET_KEYS } from './app-config';
+import { AppConfig, FILE_KEYS, SECRET_KEYS, usesRedis } from './app-config';
 import { FileSetting, fileSettingProblems } from './file-settings';
 import { ingests, Role } from './role';
 
@@ -88,15 +88,13 @@ function crossFieldProblems(config: AppConfig): string[] {
     problems.push('UPSTREAM_AUTH_URL/UPSTREAM_WS_URL: need UPSTREAM_BASE_URL as well');
   }
   problems.push(...exchangeProblems(config));
-  if ((config.ROLE === Role.Api || config.ROLE === Role.Ingest) && !config.REDIS_URL) {
-    problems.push(`ROLE=${config.ROLE}: needs REDIS_URL, through which the api and ingest roles share state`);
+  if ((config.ROLE === Role.Api || config.ROLE === Role.Ingest) && !usesRedis(config)) {
+    problems.push(
+      `ROLE=${config.ROLE}: needs REDIS_URL (or REDIS_SENTINELS), through which the api and ingest roles share state`,
+    );
   }
   if (config.REDIS_CLUSTER && !config.REDIS_URL)
     problems.push('REDIS_CLUSTER: needs REDIS_URL, a node of the cluster');
-  if (config.REDIS_SENTINELS && !config.REDIS_URL)
-    problems.push(
-      'REDIS_SENTINELS: needs REDIS_URL, for the credentials, database and TLS of the data nodes',
-    );
   if (config.REDIS_SENTINELS && config.REDIS_CLUSTER)
     problems.push(
       'REDIS_SENTINELS and REDIS_CLUSTER: a Redis Cluster fails over by itself; set one or the other',

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { Registry } from 'prom-client';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, usesRedis } from '../config/app-config';
 import { bullmqPrefix } from '../store/redis-connection';
 import { JobConnections } from './bullmq-connection';
 import { BullMqJobScheduler } from './bullmq-job-scheduler';
@@ -10,7 +10,7 @@ import { JobMetrics } from './job-metrics';
 import { JOB_SCHEDULER, JobScheduler } from './scheduled-job';
 
 /**
- * The job scheduler of an ingesting role: on BullMQ when `REDIS_URL` is set, so that the replicas
+ * The job scheduler of an ingesting role: on BullMQ when state is in Redis, so that the replicas
  * share one schedule, and in-process on @nestjs/schedule otherwise. Whoever owns the jobs starts and
  * stops it.
  */
@@ -22,7 +22,7 @@ export class SchedulerModule {
       inject: [Registry],
       useFactory: (registry: Registry) => new JobMetrics(registry),
     };
-    if (!config.REDIS_URL) {
+    if (!usesRedis(config)) {
       return {
         module: SchedulerModule,
         imports: [ScheduleModule.forRoot()],

@@ -94,7 +94,6 @@ export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'> &
  * that means a tagged queue prefix (`bullmqPrefix`).
  */
 export function createRedisClient(location: RedisLocation, options: RedisClientOptions = {}): RedisClient {
-  if (!location.REDIS_URL) throw new Error('REDIS_URL is not set');
   const wait = options.commands === 'wait';
   options = { ...options, commandTimeoutMs: options.commandTimeoutMs ?? location.REDIS_COMMAND_TIMEOUT_MS };
   if (location.REDIS_SENTINELS) {
@@ -110,6 +109,7 @@ export function createRedisClient(location: RedisLocation, options: RedisClientO
       ...viaSentinels,
     });
   }
+  if (!location.REDIS_URL) throw new Error('neither REDIS_URL nor REDIS_SENTINELS is set');
   if (!location.REDIS_CLUSTER) {
     return new StallAwareRedis(
       location.REDIS_URL,

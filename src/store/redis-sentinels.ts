@@ -21,10 +21,14 @@ export function parseSentinels(list: string): SentinelAddress[] {
 /**
  * What a data connection through Sentinels takes from `REDIS_URL`: the credentials, the database
  * and TLS of the data nodes. The URL's host and port are not used: the Sentinels name the primary.
+ * Without a URL the data nodes take no password, database 0, no TLS.
  */
-export function dataNodeOptions(url: string): Pick<RedisOptions, 'username' | 'password' | 'db' | 'tls'> {
-  const parsed = new URL(url);
+export function dataNodeOptions(
+  url: string | undefined,
+): Pick<RedisOptions, 'username' | 'password' | 'db' | 'tls'> {
   const options: Pick<RedisOptions, 'username' | 'password' | 'db' | 'tls'> = {};
+  if (url === undefined) return options;
+  const parsed = new URL(url);
   if (parsed.username) options.username = decodeURIComponent(parsed.username);
   if (parsed.password) options.password = decodeURIComponent(parsed.password);
   const database = parsed.pathname.replace(/^\//, '');
@@ -38,7 +42,7 @@ export function dataNodeOptions(url: string): Pick<RedisOptions, 'username' | 'p
  * Only the primary is ever connected to (`role: 'master'`), so writes and leases never reach a replica.
  */
 export function sentinelOptions(location: {
-  readonly url: string;
+  readonly url: string | undefined;
   readonly sentinels: string;
   readonly name: string;
   readonly sentinelPassword?: string;

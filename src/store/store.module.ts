@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, usesRedis } from '../config/app-config';
 import { Role } from '../config/role';
 import { MemoryStateStore } from './memory-state-store';
 import { createRedisClient, reportConnectionErrors } from './redis-connection';
@@ -21,7 +21,10 @@ class StoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** The state store: Redis (a Redis Cluster with `REDIS_CLUSTER`) when `REDIS_URL` is set, process memory otherwise. */
+/**
+ * The state store: Redis at `REDIS_URL` (a Redis Cluster with `REDIS_CLUSTER`, the Sentinels' primary
+ * with `REDIS_SENTINELS`), process memory without either.
+ */
 @Global()
 @Module({})
 export class StoreModule {
@@ -33,7 +36,7 @@ export class StoreModule {
           provide: STATE_STORE,
           inject: [AppConfig],
           useFactory: async (config: AppConfig): Promise<StateStore> => {
-            if (!config.REDIS_URL) return new MemoryStateStore();
+            if (!usesRedis(config)) return new MemoryStateStore();
             const logger = new Logger(RedisStateStore.name);
             const client = createRedisClient(config, { connectionName: `${config.REDIS_PREFIX}-store` });
             reportConnectionErrors(client, logger, config.REDIS_CLUSTER ? 'Redis Cluster' : 'Redis');

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Registry } from 'prom-client';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, usesRedis } from '../config/app-config';
 import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
 import { RedisRequestBudget } from './rest/redis-request-budget';
@@ -17,11 +17,11 @@ export const REQUEST_BUDGET = Symbol('RequestBudget');
 const BUDGET_READY_WAIT_MS = 5_000;
 
 /**
- * The REST budget: shared through Redis by every replica when `REDIS_URL` is set, since the
+ * The REST budget: shared through Redis by every replica when it keeps state in Redis, since the
  * exchange counts requests per client address and replicas may well share one; in-process otherwise.
  */
 async function createRequestBudget(config: AppConfig): Promise<RequestBudget> {
-  if (!config.REDIS_URL) return new TokenBucketBudget();
+  if (!usesRedis(config)) return new TokenBucketBudget();
   const logger = new Logger(RedisRequestBudget.name);
   const budget = RedisRequestBudget.fromConfig(config, { logger });
   // Until Redis answers, the budget keeps to this process's own requests; the replica starts anyway.

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig, usesRedis } from '../../config/app-config';
 import { instanceId } from '../../config/instance-id';
 import { ingests } from '../../config/role';
 import { ListingHealthService } from '../listing-health/listing-health-service';
@@ -80,7 +80,7 @@ export class ConsoleState implements OnModuleDestroy {
       markets: report.markets,
       heads: (instrument) => this.views.head(instrument),
       storeReachable: !this.views.stale,
-      redis: Boolean(this.config.REDIS_URL),
+      redis: usesRedis(this.config),
       ownership: this.observer.ownership(),
       self: this.self,
       upstream: this.observer.upstream(),

@@ -1,5 +1,5 @@
 import { Inject, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig, usesRedis } from '../../config/app-config';
 import { RedisClient } from '../../store/redis-client';
 import { closeConnection, createRedisClient, reportConnectionErrors } from '../../store/redis-connection';
 
@@ -7,7 +7,7 @@ import { closeConnection, createRedisClient, reportConnectionErrors } from '../.
 export const COORDINATION_REDIS = Symbol('CoordinationRedis');
 
 export function createCoordinationRedis(config: AppConfig): RedisClient | null {
-  if (!config.REDIS_URL) return null;
+  if (!usesRedis(config)) return null;
   // Fails fast: a renewal waiting through an outage would let the lease run out unnoticed.
   const client = createRedisClient(config, {
     commandTimeoutMs: Math.min(5_000, Math.floor(config.LEASE_TTL_MS / 3)),

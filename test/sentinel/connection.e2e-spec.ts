@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import Redis from 'ioredis';
+import { loadConfig } from '../../src/config/load-config';
 import { closeConnection, createRedisClient } from '../../src/store/redis-connection';
 import { eventually } from '../../src/store/testing/state-store-contract';
 import { PRIMARY_NAME, SentinelSet } from './sentinel-set';
@@ -10,17 +11,38 @@ import { PRIMARY_NAME, SentinelSet } from './sentinel-set';
  * a connection that is up, and BullMQ its own) ends the connection without its connector, and ioredis
  * alone would leave them open, reconnecting for good once the Sentinels are gone.
  */
-describe('a connection through Sentinels, closed', () => {
-  let set: SentinelSet;
+let set: SentinelSet;
 
-  beforeAll(async () => {
-    set = await SentinelSet.start();
-  }, 60_000);
+beforeAll(async () => {
+  set = await SentinelSet.start();
+}, 60_000);
 
-  afterAll(async () => {
-    await set?.stop();
+afterAll(async () => {
+  await set?.stop();
+});
+
+describe('a connection through Sentinels to data nodes without a password', () => {
+  it('needs no REDIS_URL: the Sentinels name the primary, and it writes there', async () => {
+    const config = loadConfig({
+      ROLE: 'api',
+      REDIS_SENTINELS: set.sentinelList,
+      REDIS_SENTINEL_NAME: PRIMARY_NAME,
+    });
+    expect(config.REDIS_URL).toBeUndefined();
+    const client = createRedisClient(config) as Redis;
+    client.on('error', () => undefined);
+    try {
+      if (client.status !== 'ready') await once(client, 'ready');
+      await client.set('sentinel-without-url', 'written');
+      expect(((await client.call('ROLE')) as string[])[0]).toBe('master');
+      expect(await client.get('sentinel-without-url')).toBe('written');
+    } finally {
+      await closeConnection(client);
+    }
   });
+});
 
+describe('a connection through Sentinels, closed', () => {
   /** Clients subscribed on the Sentinels (`CLIENT LIST`, `sub=` above 0). */
   async function sentinelSubscribers(): Promise<number> {
     let count = 0;
