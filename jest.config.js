@@ -1,16 +1,8 @@
-const { readFileSync } = require('node:fs');
+// On an older Node.js one line and exit 1, instead of hundreds of failed tests (`JSON.rawJSON`).
+require('./scripts/check-node.js');
+
 const path = require('node:path');
 const sandbox = require('./packages/sandbox-exchange/jest.config.js');
-
-// On an older Node.js the service and the sandbox start, then fail in places (`JSON.rawJSON`): one
-// clear error here instead of hundreds of failed tests.
-const requiredNode = readFileSync(path.join(__dirname, '.node-version'), 'utf8').trim();
-const requiredMajor = Number(requiredNode.split('.')[0]);
-if (Number(process.versions.node.split('.')[0]) < requiredMajor) {
-  throw new Error(
-    `the tests need Node.js ${requiredMajor} (.node-version: ${requiredNode}); this is ${process.version}`,
-  );
-}
 
 // Every suite runs in UTC so that date arithmetic (24-hour windows, candles) is deterministic.
 process.env.TZ = 'UTC';
