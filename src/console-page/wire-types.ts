@@ -13,6 +13,9 @@ export interface ConsoleEvent {
 export interface ConsoleMarketRow {
   readonly market: string;
   readonly instrument: string;
+  /** Upper-case asset codes: the units amounts are written in. */
+  readonly base: string;
+  readonly quote: string;
   readonly status: string;
   readonly syncState: string;
   readonly bookVersion: number | null;
@@ -81,8 +84,11 @@ export interface StatusSnapshot {
 
 export type Level = readonly [price: string, amount: string];
 
+/** Prices at the market's price scale, amounts at its amount scale, as the listing endpoints write them. */
 export interface MarketDetail {
   readonly market: string;
+  readonly base: string;
+  readonly quote: string;
   readonly version: number | null;
   readonly bids: readonly Level[];
   readonly asks: readonly Level[];

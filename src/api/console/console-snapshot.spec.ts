@@ -4,6 +4,8 @@ import { ConsoleSnapshotInput, consoleSnapshot } from './console-snapshot';
 const health = (instrument: string): MarketHealth =>
   ({
     instrument,
+    base: instrument.split('_')[0].toUpperCase(),
+    quote: instrument.split('_')[1].toUpperCase(),
     status: 'Open',
     syncState: 'resync',
     bookVersion: 7,
@@ -23,6 +25,7 @@ const input = (overrides: Partial<ConsoleSnapshotInput>): ConsoleSnapshotInput =
   staleAfterMs: 60_000,
   markets: [health('btc_usdt'), health('eth_usdt')],
   heads: () => undefined,
+  lastPrice: (instrument) => (instrument === 'btc_usdt' ? '65000.00' : null),
   storeReachable: true,
   redis: true,
   ownership: {},
@@ -35,10 +38,13 @@ const input = (overrides: Partial<ConsoleSnapshotInput>): ConsoleSnapshotInput =
 });
 
 describe('consoleSnapshot', () => {
-  it('names each market as the table shows it', () => {
-    const [row] = consoleSnapshot(input({})).markets;
+  it('names each market as the table shows it, its last price as /summary writes it', () => {
+    const [row, other] = consoleSnapshot(input({})).markets;
     expect(row).toMatchObject({
       market: 'BTC_USDT',
+      base: 'BTC',
+      quote: 'USDT',
+      lastPrice: '65000.00',
       syncState: 're-synchronising',
       bookVersion: 7,
       dataAgeMs: 40,
@@ -47,6 +53,7 @@ describe('consoleSnapshot', () => {
       flags: ['thin_depth'],
       owner: null,
     });
+    expect(other.lastPrice).toBeNull();
   });
 
   it('takes the owners from the leases, and counts what each live ingest replica owns', () => {

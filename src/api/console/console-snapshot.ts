@@ -10,11 +10,15 @@ export interface ConsoleMarketRow {
   /** As `/summary` keys it: `BTC_USDT`. */
   readonly market: string;
   readonly instrument: string;
+  /** The assets' codes, upper case (`BTC`, `USDT`): the units the page writes amounts in. */
+  readonly base: string;
+  readonly quote: string;
   readonly status: string;
   readonly syncState: string;
   readonly bookVersion: number | null;
   readonly dataAgeMs: number | null;
   readonly lastTradeAgeMs: number | null;
+  /** As `/summary` writes it: at the market's price scale. */
   readonly lastPrice: string | null;
   readonly bestBid: string | null;
   readonly bestAsk: string | null;
@@ -62,6 +66,8 @@ export interface ConsoleSnapshotInput {
   readonly staleAfterMs: number;
   readonly markets: readonly MarketHealth[];
   readonly heads: (instrument: string) => InstrumentHead | undefined;
+  /** The market's last price as `/summary` gives it (null without a trade known). */
+  readonly lastPrice: (instrument: string) => string | null;
   readonly storeReachable: boolean;
   readonly redis: boolean;
   readonly ownership: { readonly view?: OwnershipView; readonly error?: string };
@@ -86,12 +92,14 @@ export function consoleSnapshot(input: ConsoleSnapshotInput): ConsoleSnapshot {
     return {
       market: health.instrument.toUpperCase(),
       instrument: health.instrument,
+      base: health.base,
+      quote: health.quote,
       status: health.status,
       syncState: syncStateLabel(health.syncState),
       bookVersion: head?.bookVersion ?? health.bookVersion,
       dataAgeMs: health.bookAgeMs,
       lastTradeAgeMs: health.lastTradeAgeMs,
-      lastPrice: head?.lastTrade?.price ?? null,
+      lastPrice: input.lastPrice(health.instrument),
       bestBid: health.bestBid,
       bestAsk: health.bestAsk,
       spreadPercent: health.spreadPercentage,

@@ -3,8 +3,10 @@ import { AppConfig, usesRedis } from '../../config/app-config';
 import { instanceId } from '../../config/instance-id';
 import { ingests } from '../../config/role';
 import { ListingHealthService } from '../listing-health/listing-health-service';
+import { bookSides } from '../views/book-sides';
 import { ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
+import { tradeFigures } from '../views/trade-figures';
 import { ConsoleObserver } from './console-observer';
 import { ConsoleSnapshot, consoleSnapshot } from './console-snapshot';
 import { ServerSentFeed } from './server-sent-feed';
@@ -14,9 +16,14 @@ import { StatusSnapshot, statusSnapshot } from './status-snapshot';
 const DETAIL_LEVELS = 100;
 const DETAIL_TRADES = 50;
 
-/** One market's book and newest trades, for the console's market page. */
+/**
+ * One market's book and newest trades, for the console's market page, in the listing endpoints'
+ * published form: prices at the market's price scale, amounts at its amount scale.
+ */
 export interface MarketDetail {
   readonly market: string;
+  readonly base: string;
+  readonly quote: string;
   readonly version: number | null;
   readonly bids: readonly (readonly [string, string])[];
   readonly asks: readonly (readonly [string, string])[];
@@ -74,11 +81,15 @@ export class ConsoleState implements OnModuleDestroy {
   async console(): Promise<ConsoleSnapshot> {
     this.listing.requireReady();
     const report = await this.health.report();
+    const lastPrices = new Map(
+      this.listing.markets().markets.map(({ market, summary }) => [market.instrument, summary.last]),
+    );
     return consoleSnapshot({
       now: report.generatedAt,
       staleAfterMs: this.config.STALE_AFTER_MS,
       markets: report.markets,
       heads: (instrument) => this.views.head(instrument),
+      lastPrice: (instrument) => lastPrices.get(instrument) ?? null,
       storeReachable: !this.views.stale,
       redis: usesRedis(this.config),
       ownership: this.observer.ownership(),
@@ -110,17 +121,24 @@ export class ConsoleState implements OnModuleDestroy {
   }
 
   async market(name: string): Promise<MarketDetail> {
-    const { instrument } = this.listing.market(name);
+    const market = this.listing.market(name);
+    const { instrument } = market;
     const [book, trades] = await Promise.all([this.views.book(instrument), this.views.tradeList(instrument)]);
+    const sides = book ? bookSides(market, book, DETAIL_LEVELS, 2) : { bids: [], asks: [] };
     return {
       market: instrument.toUpperCase(),
+      base: market.baseAsset.toUpperCase(),
+      quote: market.quoteAsset.toUpperCase(),
       version: book?.version ?? null,
-      bids: (book?.bids ?? []).slice(0, DETAIL_LEVELS),
-      asks: (book?.asks ?? []).slice(0, DETAIL_LEVELS),
+      bids: sides.bids,
+      asks: sides.asks,
       trades: trades
         .toArray(Math.max(0, trades.length - DETAIL_TRADES))
         .reverse()
-        .map(({ id, price, amount, side, time }) => ({ id, price, amount, side, time })),
+        .map((trade) => {
+          const { id, price, baseVolume, side, time } = tradeFigures(market, trade);
+          return { id, price, amount: baseVolume, side, time };
+        }),
     };
   }
 }
