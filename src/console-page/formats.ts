@@ -1,4 +1,8 @@
-/** How the pages write figures: short, and the same everywhere. */
+/**
+ * How the pages write figures, the same everywhere: a price or an amount as the API's own text
+ * (never a number printed again), a sum of money grouped with its unit, a dollar worth as an
+ * estimate to the whole dollar.
+ */
 
 /** `850 ms`, `12.3 s`, `4 min`, `2 h`; a dash when unknown. */
 export function age(ms: number | null | undefined): string {
@@ -10,11 +14,30 @@ export function age(ms: number | null | undefined): string {
   return `${Math.floor(ms / 86_400_000)} d`;
 }
 
-/** A dollar amount given as decimal text, grouped in thousands: `$12,345`. */
-export function usd(value: string | null | undefined): string {
+/**
+ * A decimal's text with its whole part grouped in thousands, the rest untouched:
+ * `27945204.74` → `27,945,204.74`.
+ */
+export function grouped(value: string): string {
+  const point = value.indexOf('.');
+  const whole = point < 0 ? value : value.slice(0, point);
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (point < 0 ? '' : value.slice(point));
+}
+
+/** An exact sum of money or of an asset, grouped, with its unit: `27,945,204.74 USDT`. */
+export function money(value: string | null | undefined, unit: string): string {
+  return value === null || value === undefined ? '—' : `${grouped(value)} ${unit}`;
+}
+
+/**
+ * A non-negative US-dollar worth, which a reference price made (an estimate), to the whole dollar
+ * rounded half up and grouped: `≈ $27,945,205`.
+ */
+export function usdEstimate(value: string | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  const whole = value.split('.')[0];
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+  const [whole, fraction = ''] = value.split('.');
+  const rounded = fraction.charAt(0) >= '5' ? (BigInt(whole) + 1n).toString() : whole;
+  return `≈ $${grouped(rounded)}`;
 }
 
 /** Decimal text as given (exact), a dash when absent. */

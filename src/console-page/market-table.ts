@@ -1,5 +1,5 @@
 import { fill, h } from './dom';
-import { age, decimal, usd } from './formats';
+import { age, decimal, usdEstimate } from './formats';
 import { orderRows, SortKey } from './table-order';
 import { ConsoleMarketRow } from './wire-types';
 
@@ -35,19 +35,19 @@ const COLUMNS: readonly Column[] = [
   {
     field: 'depthMinus2PercentUsd',
     title: '−2 % depth',
-    cell: (row) => usd(row.depthMinus2PercentUsd),
+    cell: (row) => usdEstimate(row.depthMinus2PercentUsd),
     numeric: true,
   },
   {
     field: 'depthPlus2PercentUsd',
     title: '+2 % depth',
-    cell: (row) => usd(row.depthPlus2PercentUsd),
+    cell: (row) => usdEstimate(row.depthPlus2PercentUsd),
     numeric: true,
   },
   {
     field: 'quoteVolume24hUsd',
     title: '24 h volume',
-    cell: (row) => usd(row.quoteVolume24hUsd),
+    cell: (row) => usdEstimate(row.quoteVolume24hUsd),
     numeric: true,
   },
   { field: 'trades24h', title: 'Trades 24 h', cell: (row) => String(row.trades24h), numeric: true },

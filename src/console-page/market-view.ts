@@ -1,8 +1,8 @@
 import { depthChart } from './depth-chart';
 import { fill, h } from './dom';
-import { age, clock, decimal, usd } from './formats';
+import { age, clock, decimal, money, usdEstimate } from './formats';
 import { feedBadge, followFeed } from './live-feed';
-import { ConsoleSnapshot, MarketDetail } from './wire-types';
+import { ConsoleMarketRow, ConsoleSnapshot, MarketDetail } from './wire-types';
 
 /** Market data is asked for this often while the page is open. */
 const POLL_MS = 1_000;
@@ -13,6 +13,8 @@ export function marketView(root: HTMLElement, instrument: string): void {
   const figures = h('dl', { class: 'figures' });
   const chart = h('div', { class: 'chart' });
   const trades = h('tbody');
+  const priceHead = h('th', { class: 'num' }, 'Price');
+  const amountHead = h('th', { class: 'num' }, 'Amount');
   const drawDepth = depthChart(chart);
   const title = h('h1', {}, instrument.toUpperCase());
   fill(
@@ -42,8 +44,8 @@ export function marketView(root: HTMLElement, instrument: string): void {
               {},
               h('th', {}, 'Time'),
               h('th', {}, 'Side'),
-              h('th', { class: 'num' }, 'Price'),
-              h('th', { class: 'num' }, 'Amount'),
+              priceHead,
+              amountHead,
               h('th', { class: 'num' }, 'Trade id'),
             ),
           ),
@@ -57,20 +59,34 @@ export function marketView(root: HTMLElement, instrument: string): void {
     (snapshot) => {
       const row = snapshot.markets.find((market) => market.instrument === instrument.toLowerCase());
       if (!row) return;
-      const pairs: [string, string][] = [
-        ['State', row.syncState],
-        ['Status', row.status],
-        ['Book version', String(row.bookVersion ?? '—')],
-        ['Data age', age(row.dataAgeMs)],
-        ['Last trade', age(row.lastTradeAgeMs)],
-        ['Best bid / ask', `${decimal(row.bestBid)} / ${decimal(row.bestAsk)}`],
-        ['Spread %', decimal(row.spreadPercent)],
-        ['±2 % depth', `${usd(row.depthMinus2PercentUsd)} / ${usd(row.depthPlus2PercentUsd)}`],
-        ['24 h volume', `${row.quoteVolume24h} (${usd(row.quoteVolume24hUsd)})`],
-        ['Flags', row.flags.join(', ') || 'none'],
-        ['Ingest replica', row.owner ?? '—'],
+      const figureRows: [field: keyof ConsoleMarketRow, name: string, value: string][] = [
+        ['syncState', 'State', row.syncState],
+        ['status', 'Status', row.status],
+        ['bookVersion', 'Book version', String(row.bookVersion ?? '—')],
+        ['dataAgeMs', 'Data age', age(row.dataAgeMs)],
+        ['lastTradeAgeMs', 'Last trade', age(row.lastTradeAgeMs)],
+        ['lastPrice', `Last price, ${row.quote}`, decimal(row.lastPrice)],
+        ['bestBid', `Best bid, ${row.quote}`, decimal(row.bestBid)],
+        ['bestAsk', `Best ask, ${row.quote}`, decimal(row.bestAsk)],
+        ['spreadPercent', 'Spread %', decimal(row.spreadPercent)],
+        ['depthMinus2PercentUsd', '−2 % depth', usdEstimate(row.depthMinus2PercentUsd)],
+        ['depthPlus2PercentUsd', '+2 % depth', usdEstimate(row.depthPlus2PercentUsd)],
+        [
+          'quoteVolume24h',
+          '24 h volume',
+          money(row.quoteVolume24h, row.quote) +
+            (row.quoteVolume24hUsd === null ? '' : ` (${usdEstimate(row.quoteVolume24hUsd)})`),
+        ],
+        ['flags', 'Flags', row.flags.join(', ') || 'none'],
+        ['owner', 'Ingest replica', row.owner ?? '—'],
       ];
-      fill(figures, ...pairs.flatMap(([name, value]) => [h('dt', {}, name), h('dd', {}, value)]));
+      fill(
+        figures,
+        ...figureRows.flatMap(([field, name, value]) => [
+          h('dt', {}, name),
+          h('dd', { 'data-field': field }, value),
+        ]),
+      );
     },
     (state) => feedBadge(badge, state),
   );
@@ -82,6 +98,8 @@ export function marketView(root: HTMLElement, instrument: string): void {
       if (response.ok) {
         const detail = (await response.json()) as MarketDetail;
         drawDepth(detail.bids, detail.asks);
+        priceHead.textContent = `Price, ${detail.quote}`;
+        amountHead.textContent = `Amount, ${detail.base}`;
         fill(
           trades,
           ...detail.trades.map((trade) =>
