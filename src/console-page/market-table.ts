@@ -1,3 +1,4 @@
+import { alignedDecimal, widestFraction } from './decimal-alignment';
 import { fill, h } from './dom';
 import { age, decimal, usdEstimate } from './formats';
 import { orderRows, SortKey } from './table-order';
@@ -9,6 +10,8 @@ interface Column {
   readonly cell: (row: ConsoleMarketRow) => Node | string;
   /** Right-aligned figures. */
   readonly numeric?: boolean;
+  /** Decimals of the API, of different scales: lined up on the point. */
+  readonly aligned?: boolean;
 }
 
 const COLUMNS: readonly Column[] = [
@@ -30,7 +33,13 @@ const COLUMNS: readonly Column[] = [
   },
   { field: 'dataAgeMs', title: 'Data age', cell: (row) => age(row.dataAgeMs), numeric: true },
   { field: 'lastTradeAgeMs', title: 'Last trade', cell: (row) => age(row.lastTradeAgeMs), numeric: true },
-  { field: 'lastPrice', title: 'Last price', cell: (row) => decimal(row.lastPrice), numeric: true },
+  {
+    field: 'lastPrice',
+    title: 'Last price',
+    cell: (row) => decimal(row.lastPrice),
+    numeric: true,
+    aligned: true,
+  },
   { field: 'spreadPercent', title: 'Spread %', cell: (row) => decimal(row.spreadPercent), numeric: true },
   {
     field: 'depthMinus2PercentUsd',
@@ -120,19 +129,25 @@ export class MarketTable {
   private render(): void {
     const shown = orderRows(this.rows, this.filter.value, this.sort);
     this.count.textContent = `${shown.length} of ${this.rows.length}`;
+    const fractionWidths = COLUMNS.map((column) =>
+      column.aligned ? widestFraction(shown.map((row) => String(column.cell(row)))) : 0,
+    );
     fill(
       this.body,
       ...shown.map((row) =>
         h(
           'tr',
           { 'data-market': row.market, class: row.syncState === 'live' ? undefined : 'attention' },
-          ...COLUMNS.map((column) =>
-            h(
+          ...COLUMNS.map((column, index) => {
+            const content = column.cell(row);
+            return h(
               'td',
               { 'data-field': column.field, class: column.numeric ? 'num' : undefined },
-              column.cell(row),
-            ),
-          ),
+              column.aligned && typeof content === 'string'
+                ? alignedDecimal(content, fractionWidths[index])
+                : content,
+            );
+          }),
         ),
       ),
     );
