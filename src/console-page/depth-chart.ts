@@ -1,49 +1,61 @@
 import { ChartPanel } from './chart-panel';
+import { DepthPoints, depthPoints, plotted } from './depth-points';
+import { money } from './formats';
+import { legendValue } from './legend-value';
 import { Level } from './wire-types';
 
 /**
- * The cumulative amount at each price, bids left of the spread and asks right of it. Prices are
- * plotted as numbers: the chart's precision, not the figures', which the tables show exactly.
+ * The cumulative amount at each price, bids left of the spread and asks right of it. Its legend
+ * writes the level under the cursor, else the best prices and each side's whole depth, as the API's
+ * text with the base asset's unit.
  */
-export function depthSeries(
-  bids: readonly Level[],
-  asks: readonly Level[],
-): [number[], (number | null)[], (number | null)[]] {
-  const prices: number[] = [];
-  const bidDepth: (number | null)[] = [];
-  const askDepth: (number | null)[] = [];
-  let total = 0;
-  const cumulativeBids = bids
-    .map(([price, amount]) => [Number(price), (total += Number(amount))] as const)
-    .reverse();
-  for (const [price, depth] of cumulativeBids) {
-    prices.push(price);
-    bidDepth.push(depth);
-    askDepth.push(null);
-  }
-  total = 0;
-  for (const [price, amount] of asks) {
-    prices.push(Number(price));
-    bidDepth.push(null);
-    askDepth.push((total += Number(amount)));
-  }
-  return [prices, bidDepth, askDepth];
-}
-
-export function depthChart(container: HTMLElement): (bids: readonly Level[], asks: readonly Level[]) => void {
+export function depthChart(
+  container: HTMLElement,
+): (bids: readonly Level[], asks: readonly Level[], base: string) => void {
+  let points: DepthPoints = { prices: [], bids: [], asks: [] };
+  let unit = '';
+  let best = '';
+  const total = (side: readonly (string | null)[], at: number) => money(side[at] ?? null, unit);
   const panel = new ChartPanel(container, (width) => ({
     width,
     height: 260,
     scales: { x: { time: false } },
     series: [
-      { label: 'price' },
-      { label: 'bids', stroke: '#2b8a3e', fill: 'rgba(43,138,62,0.15)', width: 2 },
-      { label: 'asks', stroke: '#c92a2a', fill: 'rgba(201,42,42,0.15)', width: 2 },
+      {
+        label: 'price',
+        value: legendValue(
+          (at) => points.prices[at] ?? best,
+          () => best,
+        ),
+      },
+      {
+        label: 'bids',
+        stroke: '#2b8a3e',
+        fill: 'rgba(43,138,62,0.15)',
+        width: 2,
+        value: legendValue(
+          (at) => total(points.bids, at),
+          () => total(points.bids, 0),
+        ),
+      },
+      {
+        label: 'asks',
+        stroke: '#c92a2a',
+        fill: 'rgba(201,42,42,0.15)',
+        width: 2,
+        value: legendValue(
+          (at) => total(points.asks, at),
+          () => total(points.asks, points.asks.length - 1),
+        ),
+      },
     ],
     axes: [{}, { label: 'cumulative amount' }],
   }));
-  return (bids, asks) => {
+  return (bids, asks, base) => {
     if (bids.length + asks.length === 0) return;
-    panel.update(depthSeries(bids, asks));
+    points = depthPoints(bids, asks);
+    unit = base;
+    best = `${bids[0]?.[0] ?? '—'} / ${asks[0]?.[0] ?? '—'}`;
+    panel.update(plotted(points));
   };
 }

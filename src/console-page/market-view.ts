@@ -97,7 +97,7 @@ export function marketView(root: HTMLElement, instrument: string): void {
       });
       if (response.ok) {
         const detail = (await response.json()) as MarketDetail;
-        drawDepth(detail.bids, detail.asks);
+        drawDepth(detail.bids, detail.asks, detail.base);
         priceHead.textContent = `Price, ${detail.quote}`;
         amountHead.textContent = `Amount, ${detail.base}`;
         fill(
