@@ -66,9 +66,10 @@ export interface ConsoleSnapshotInput {
   readonly staleAfterMs: number;
   readonly markets: readonly MarketHealth[];
   readonly heads: (instrument: string) => InstrumentHead | undefined;
-  /** The market's last price as `/summary` gives it (null without a trade known). */
+  /** The market's last price as `/summary` writes it (null for a market the listing does not hold). */
   readonly lastPrice: (instrument: string) => string | null;
   readonly storeReachable: boolean;
+  readonly sandbox: boolean;
   readonly redis: boolean;
   readonly ownership: { readonly view?: OwnershipView; readonly error?: string };
   /** This process: its name, role, and whether it ingests (then it owns everything without leases). */
