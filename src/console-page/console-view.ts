@@ -3,6 +3,7 @@ import { freshnessChart } from './freshness-chart';
 import { age, clock } from './formats';
 import { feedBadge, followFeed } from './live-feed';
 import { MarketTable } from './market-table';
+import { sandboxBanner } from './sandbox-banner';
 import { ConsoleSnapshot } from './wire-types';
 
 /** The operator console: every market, the connections and replicas, freshness and the last events. */
@@ -16,8 +17,10 @@ export function consoleView(root: HTMLElement): void {
   const events = h('ol', { class: 'events' });
   const chart = h('div', { class: 'chart' });
   const drawFreshness = freshnessChart(chart);
+  const sandbox = sandboxBanner();
   fill(
     root,
+    sandbox.element,
     h(
       'header',
       {},
@@ -40,6 +43,7 @@ export function consoleView(root: HTMLElement): void {
   followFeed<ConsoleSnapshot>(
     '/console/feed',
     (snapshot) => {
+      sandbox.show(snapshot.sandbox);
       const live = snapshot.markets.filter((row) => row.syncState === 'live').length;
       summary.textContent = `${live} of ${snapshot.markets.length} books live`;
       store.textContent = `${snapshot.store.kind} store ${snapshot.store.reachable ? 'reachable' : 'unreachable'}`;

@@ -2,6 +2,7 @@ import { depthChart } from './depth-chart';
 import { fill, h } from './dom';
 import { age, clock, decimal, money, usdEstimate } from './formats';
 import { feedBadge, followFeed } from './live-feed';
+import { sandboxBanner } from './sandbox-banner';
 import { ConsoleMarketRow, ConsoleSnapshot, MarketDetail } from './wire-types';
 
 /** Market data is asked for this often while the page is open. */
@@ -17,8 +18,10 @@ export function marketView(root: HTMLElement, instrument: string): void {
   const amountHead = h('th', { class: 'num' }, 'Amount');
   const drawDepth = depthChart(chart);
   const title = h('h1', {}, instrument.toUpperCase());
+  const sandbox = sandboxBanner();
   fill(
     root,
+    sandbox.element,
     h('header', {}, h('a', { href: '/console' }, '← all markets'), title, badge),
     h(
       'div',
@@ -57,6 +60,7 @@ export function marketView(root: HTMLElement, instrument: string): void {
   followFeed<ConsoleSnapshot>(
     '/console/feed',
     (snapshot) => {
+      sandbox.show(snapshot.sandbox);
       const row = snapshot.markets.find((market) => market.instrument === instrument.toLowerCase());
       if (!row) return;
       const figureRows: [field: keyof ConsoleMarketRow, name: string, value: string][] = [

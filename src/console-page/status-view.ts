@@ -1,6 +1,7 @@
 import { fill, h } from './dom';
 import { age, clock } from './formats';
 import { feedBadge, followFeed } from './live-feed';
+import { sandboxBanner } from './sandbox-banner';
 import { StatusSnapshot } from './wire-types';
 
 /** The public status page: each market live or stale, how old its data is, and recent incidents. */
@@ -9,8 +10,10 @@ export function statusView(root: HTMLElement): void {
   const overall = h('p', { class: 'overall' });
   const markets = h('tbody');
   const incidents = h('ol', { class: 'events' });
+  const sandbox = sandboxBanner();
   fill(
     root,
+    sandbox.element,
     h('header', {}, h('h1', {}, 'Market data status'), badge),
     overall,
     h(
@@ -33,6 +36,7 @@ export function statusView(root: HTMLElement): void {
   followFeed<StatusSnapshot>(
     '/status/feed',
     (snapshot) => {
+      sandbox.show(snapshot.sandbox);
       const stale = snapshot.markets.filter((market) => market.state !== 'live').length;
       overall.textContent =
         stale === 0 ? 'All markets live.' : `${stale} of ${snapshot.markets.length} markets with stale data.`;

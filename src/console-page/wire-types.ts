@@ -45,6 +45,7 @@ export interface ConsoleSnapshot {
   readonly view: 'console';
   readonly generatedAt: number;
   readonly staleAfterMs: number;
+  readonly sandbox: boolean;
   readonly store: { readonly reachable: boolean; readonly kind: 'redis' | 'memory' };
   readonly markets: readonly ConsoleMarketRow[];
   readonly upstream: readonly { readonly name: string; readonly state: string }[] | null;
@@ -70,6 +71,7 @@ export interface ConsoleSnapshot {
 export interface StatusSnapshot {
   readonly view: 'status';
   readonly generatedAt: number;
+  readonly sandbox: boolean;
   readonly markets: readonly {
     readonly market: string;
     readonly state: 'live' | 'stale';

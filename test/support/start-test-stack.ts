@@ -30,6 +30,11 @@ export interface TestStackOptions {
   readonly redis?: boolean;
   /** Log in to the gateway as the sandbox's demo user (default true); false runs without a trade feed. */
   readonly credentials?: boolean;
+  /**
+   * Ingest the sandbox at its address (UPSTREAM_BASE_URL) as if it were an exchange, instead of as
+   * the in-process sandbox (SANDBOX=true): nothing then says sandbox.
+   */
+  readonly asExchange?: boolean;
   /** Runs on the sandbox before the gateway starts, e.g. to give a market a past the gateway finds. */
   readonly prepareSandbox?: (sandbox: RunningSandbox) => void;
 }
@@ -44,7 +49,13 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const redis = options.redis === false ? undefined : await startRedisServer();
   const config = loadConfig(
     {
-      SANDBOX: 'true',
+      ...(options.asExchange
+        ? {
+            UPSTREAM_BASE_URL: sandbox.baseUrl,
+            UPSTREAM_EMAIL: 'demo@example.com',
+            UPSTREAM_PASSWORD: 'demo',
+          }
+        : { SANDBOX: 'true' }),
       HOST: '127.0.0.1',
       PORT: '0',
       FLUSH_INTERVAL_MS: '50',
@@ -53,7 +64,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     },
     DATA_FILES,
   );
-  const upstream = resolveUpstream(config, sandbox);
+  const upstream = resolveUpstream(config, options.asExchange ? undefined : sandbox);
   const app = await startApp(
     config,
     options.credentials === false ? { ...upstream, credentials: undefined } : upstream,

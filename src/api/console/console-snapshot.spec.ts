@@ -27,6 +27,7 @@ const input = (overrides: Partial<ConsoleSnapshotInput>): ConsoleSnapshotInput =
   heads: () => undefined,
   lastPrice: (instrument) => (instrument === 'btc_usdt' ? '65000.00' : null),
   storeReachable: true,
+  sandbox: false,
   redis: true,
   ownership: {},
   self: { id: 'api-1', role: 'api', ingests: false },

@@ -50,6 +50,8 @@ export interface ConsoleSnapshot {
   readonly view: 'console';
   readonly generatedAt: number;
   readonly staleAfterMs: number;
+  /** The data comes from the built-in sandbox exchange: simulated prices. */
+  readonly sandbox: boolean;
   readonly store: { readonly reachable: boolean; readonly kind: 'redis' | 'memory' };
   readonly markets: readonly ConsoleMarketRow[];
   /** Each upstream connection's state; null when this process does not ingest (role `api`). */
@@ -128,6 +130,7 @@ export function consoleSnapshot(input: ConsoleSnapshotInput): ConsoleSnapshot {
     view: 'console',
     generatedAt: input.now,
     staleAfterMs: input.staleAfterMs,
+    sandbox: input.sandbox,
     store: { reachable: input.storeReachable, kind: input.redis ? 'redis' : 'memory' },
     markets,
     upstream: input.self.ingests ? [...input.upstream].map(([name, state]) => ({ name, state })) : null,

@@ -91,6 +91,7 @@ export class ConsoleState implements OnModuleDestroy {
       heads: (instrument) => this.views.head(instrument),
       lastPrice: (instrument) => lastPrices.get(instrument) ?? null,
       storeReachable: !this.views.stale,
+      sandbox: this.views.sandbox,
       redis: usesRedis(this.config),
       ownership: this.observer.ownership(),
       self: this.self,
@@ -108,6 +109,7 @@ export class ConsoleState implements OnModuleDestroy {
       now,
       staleAfterMs: this.config.STALE_AFTER_MS,
       storeReachable: !this.views.stale,
+      sandbox: this.views.sandbox,
       markets: this.views.markets().map((market) => {
         const head = this.views.head(market.instrument);
         return {

@@ -14,6 +14,7 @@ describe('statusSnapshot', () => {
     now: 10_000,
     staleAfterMs: 60_000,
     storeReachable: true,
+    sandbox: false,
     markets: [
       { market: 'BTC_USDT', syncState: 'live', dataAgeMs: 120 },
       { market: 'ETH_USDT', syncState: 'resync', dataAgeMs: 80 },

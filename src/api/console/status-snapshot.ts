@@ -16,6 +16,8 @@ export interface StatusIncident {
 export interface StatusSnapshot {
   readonly view: 'status';
   readonly generatedAt: number;
+  /** The data comes from the built-in sandbox exchange: simulated prices. */
+  readonly sandbox: boolean;
   readonly markets: readonly StatusMarket[];
   readonly incidents: readonly StatusIncident[];
 }
@@ -32,6 +34,7 @@ export interface StatusInput {
     readonly dataAgeMs: number | null;
   }[];
   readonly storeReachable: boolean;
+  readonly sandbox: boolean;
   readonly events: readonly ConsoleEvent[];
 }
 
@@ -43,6 +46,7 @@ export function statusSnapshot(input: StatusInput): StatusSnapshot {
   return {
     view: 'status',
     generatedAt: input.now,
+    sandbox: input.sandbox,
     markets: input.markets.map((row) => ({
       market: row.market,
       state:
