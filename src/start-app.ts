@@ -47,8 +47,9 @@ export async function startApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRole(config, upstream),
     new FastifyAdapter({ ...operationsOptions(httpLogger), ...http.fastifyOptions() }),
-    // Fail with an error the caller sees, instead of exiting the process.
-    { logger, abortOnError: false },
+    // Fail with an error the caller sees, instead of exiting the process. No body parsers: the server
+    // reads and drops request bodies itself (body-limit.ts); a parser would wait for one in vain.
+    { logger, abortOnError: false, bodyParser: false },
   );
   http.setUp(app);
   const drain = new HttpDrain(app.getHttpServer());

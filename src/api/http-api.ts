@@ -5,6 +5,7 @@ import { HttpMetrics, observeHttp } from '../health/http-metrics';
 import { ApiRoutes } from './api-routes';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { ApiServer } from './http/api-server';
+import { parseNoBodies } from './http/body-limit';
 import { clientAddress, ProxyTrust, proxyTrust } from './http/client-address';
 import { ClientRateLimit } from './http/client-rate-limit';
 import { DataSourceHeader } from './http/data-source-header';
@@ -26,9 +27,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * How the application answers HTTP: the server and its limits, the hooks every response goes through
- * (request id and metrics, security headers, CORS, rate limit, 405, 406, error bodies), and for the
- * API role its routes, served by Fastify and, for the hot ones, by the fast path ahead of it.
+ * How the application answers HTTP: the server and its limits (it reads request bodies itself, so
+ * Fastify parses none), the hooks every response goes through (request id and metrics, security
+ * headers, CORS, rate limit, 405, 406, error bodies), and for the API role its routes, served by
+ * Fastify and, for the hot ones, by the fast path ahead of it.
  */
 export class HttpApi {
   private readonly trust: ProxyTrust | undefined;
@@ -62,6 +64,7 @@ export class HttpApi {
     const fastify = app.getHttpAdapter().getInstance();
     const metrics = app.get(HttpMetrics);
     observeHttp(fastify, metrics);
+    parseNoBodies(fastify);
     app.useGlobalFilters(new ApiExceptionFilter());
     applySecurityHeaders(fastify);
     const views = this.servesRoutes ? app.get(MarketViews) : undefined;

@@ -105,15 +105,17 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
     expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
   });
 
-  it('answers a body over the size limit with 413 and the JSON error', async () => {
-    // On a path of its own: a known path refuses the method first (405).
-    const answer = await call(`${url}/no/such/endpoint`, {
+  it('answers a body over the size limit with 413 and the JSON error, before the method is looked at', async () => {
+    const answer = await call(`${url}/summary`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pad: 'x'.repeat(4_000) }),
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body).errors[0].code).toBe('payload_too_large');
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({
+      errors: [{ code: 'payload_too_large', message: 'request body exceeds 1024 bytes: the API takes none' }],
+    });
     expectSecurityHeaders(answer.headers);
   });
 

@@ -1,5 +1,8 @@
 import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { BODY_LIMIT_BYTES, DROPPED_AFTER_REFUSAL_BYTES } from '../../src/api/http/body-limit';
 import { FastPath } from '../../src/api/http/fast-path';
+import { rawExchange, RawExchange, rawRequest, rawResponse, rawResponses } from '../support/raw-http';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
 interface Answer {
@@ -10,12 +13,20 @@ interface Answer {
 
 function call(
   url: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      {
+        method: options.method ?? 'GET',
+        // Node's client frames no body of a GET unless told its length.
+        headers:
+          options.body === undefined
+            ? options.headers
+            : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +40,7 @@ function call(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 
@@ -49,6 +60,39 @@ const FASTIFY_ONLY = [
   '/coingecko/orderbook?ticker_id=BTC_USDT',
   '/health/ready',
 ];
+
+const METHODS = ['GET', 'HEAD', 'DELETE', 'OPTIONS', 'POST', 'PUT', 'PATCH'];
+/** A path of the fast path, one only Fastify serves, and one with no route. */
+const ANY_PATH = ['/summary', '/cmc/ticker', '/no/such/endpoint'];
+const TOO_LARGE = {
+  errors: [{ code: 'payload_too_large', message: 'request body exceeds 1024 bytes: the API takes none' }],
+};
+
+/** A request head, its lines joined; `Host` comes first. */
+function head(requestLine: string, ...headers: string[]): string {
+  return [requestLine, 'Host: localhost', ...headers, '', ''].join('\r\n');
+}
+
+/** One chunk of a chunked body. */
+function chunk(data: string): string {
+  return `${data.length.toString(16)}\r\n${data}\r\n`;
+}
+
+/** The one answer of `exchange` is the 413 with the JSON error, and the server closed the connection cleanly. */
+function expectTooLarge(exchange: RawExchange, method = 'GET'): void {
+  expect(exchange.error).toBeUndefined();
+  const answer = rawResponse(exchange.text, method !== 'HEAD');
+  expect(answer.status).toBe(413);
+  expect(answer.headers).toMatchObject({
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+    'content-length': String(JSON.stringify(TOO_LARGE).length),
+  });
+  if (method === 'HEAD') expect(answer.body).toBe('');
+  else expect(JSON.parse(answer.body)).toEqual(TOO_LARGE);
+}
 
 describe('HTTP statuses: 405, trailing slashes, 406, long inputs', () => {
   let stack: TestStack;
@@ -99,6 +143,123 @@ describe('HTTP statuses: 405, trailing slashes, 406, long inputs', () => {
       expect(missing.status).toBe(404);
       expect(missing.headers.allow).toBeUndefined();
       expect(errorOf(missing).code).toBe('not_found');
+    });
+  });
+
+  describe('a body over the limit', () => {
+    it.each(METHODS.flatMap((method) => ANY_PATH.map((path) => [method, path])))(
+      '%s %s declaring a Content-Length over the limit gets the 413 before it sends the body',
+      async (method, path) => {
+        // The body is never sent: the answer cannot have waited for it.
+        expectTooLarge(
+          await rawRequest(url, head(`${method} ${path} HTTP/1.1`, 'Content-Length: 200000')),
+          method,
+        );
+        expect((await call(`${url}/summary`)).status).toBe(200);
+      },
+    );
+
+    it.each(METHODS.flatMap((method) => ANY_PATH.map((path) => [method, path])))(
+      '%s %s with a chunked body gets the 413 once the body passes the limit, unfinished',
+      async (method, path) => {
+        const over = chunk('c'.repeat(BODY_LIMIT_BYTES)) + chunk('c');
+        expectTooLarge(
+          await rawRequest(url, head(`${method} ${path} HTTP/1.1`, 'Transfer-Encoding: chunked') + over),
+          method,
+        );
+        expect((await call(`${url}/summary`)).status).toBe(200);
+      },
+    );
+
+    it('GET with a 200 KB body sent whole: the 413, the body read to its end, no reset', async () => {
+      const body = 'b'.repeat(200_000);
+      expectTooLarge(
+        await rawRequest(url, head('GET /summary HTTP/1.1', `Content-Length: ${body.length}`) + body),
+      );
+      const chunked = chunk(body) + '0\r\n\r\n';
+      expectTooLarge(
+        await rawRequest(url, head('GET /summary HTTP/1.1', 'Transfer-Encoding: chunked') + chunked),
+      );
+      expect((await call(`${url}/summary`)).status).toBe(200);
+    });
+
+    it('counts the limit in bytes: 1024 are served, 1025 are not', async () => {
+      for (const [framing, body] of [
+        [
+          'Content-Length',
+          (data: string) => head('GET /summary HTTP/1.1', `Content-Length: ${data.length}`) + data,
+        ],
+        [
+          'chunked',
+          (data: string) =>
+            head('GET /summary HTTP/1.1', 'Transfer-Encoding: chunked') + chunk(data) + '0\r\n\r\n',
+        ],
+      ] as const) {
+        const within = await rawExchange(url, (socket) => {
+          socket.write(body('w'.repeat(BODY_LIMIT_BYTES)));
+          socket.end(head('GET /asset HTTP/1.1'));
+        });
+        expect([framing, rawResponses(within.text).map((answer) => answer.status)]).toEqual([
+          framing,
+          [200, 200],
+        ]);
+        expectTooLarge(await rawRequest(url, body('w'.repeat(BODY_LIMIT_BYTES + 1))));
+      }
+    });
+
+    it('answers a client that waits for 100 Continue with the 413 instead', async () => {
+      const exchange = await rawRequest(
+        url,
+        head('PUT /summary HTTP/1.1', 'Content-Length: 5000000', 'Expect: 100-continue'),
+      );
+      expect(exchange.text).toMatch(/^HTTP\/1\.1 413 /);
+      expectTooLarge(exchange);
+    });
+
+    it('answers in turn a body over the limit pipelined behind another request', async () => {
+      const body = 'p'.repeat(2 * BODY_LIMIT_BYTES);
+      const exchange = await rawRequest(
+        url,
+        head('GET /health/ready HTTP/1.1') +
+          head('GET /summary HTTP/1.1', `Content-Length: ${body.length}`) +
+          body,
+      );
+      const answers = rawResponses(exchange.text);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 413]);
+      expect(JSON.parse(answers[1].body)).toEqual(TOO_LARGE);
+    });
+
+    it('cuts the connection after the 413 when the body goes on past what is dropped', async () => {
+      const body = Buffer.alloc(4 * DROPPED_AFTER_REFUSAL_BYTES, 'd');
+      const served = new Promise<number>((resolve) =>
+        stack.app.app
+          .getHttpServer()
+          .once('connection', (socket: Socket) => socket.once('close', () => resolve(socket.bytesRead))),
+      );
+      const exchange = await rawRequest(
+        url,
+        Buffer.concat([Buffer.from(head('GET /summary HTTP/1.1', `Content-Length: ${body.length}`)), body]),
+      );
+      // Read in chunks of at most 64 KiB, the body is dropped up to the bound, then the server stops.
+      expect(await served).toBeLessThan(DROPPED_AFTER_REFUSAL_BYTES + 128 * 1024);
+      // What arrived before the reset, if anything, is the start of the 413.
+      expect('HTTP/1.1 413 '.startsWith(exchange.text.slice(0, 13))).toBe(true);
+      expect((await call(`${url}/summary`)).status).toBe(200);
+    });
+
+    it('serves a body within the limit as before: the same answer, the 404, the 405', async () => {
+      const plain = await call(`${url}/asset`);
+      const withBody = await call(`${url}/asset`, { body: '{"ignored":true}' });
+      expect(withBody.status).toBe(200);
+      expect(withBody.body).toBe(plain.body);
+      const post = await call(`${url}/no/such/endpoint`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      expect([post.status, errorOf(post).code]).toEqual([404, 'not_found']);
+      const known = await call(`${url}/summary`, { method: 'POST', body: 'x' });
+      expect([known.status, known.headers.allow]).toEqual([405, 'GET, HEAD']);
     });
   });
 

@@ -1,16 +1,13 @@
-import { createServer, IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
-import { errorBody } from './api-error';
+import { serveWithinBodyLimit } from './body-limit';
 import { ProxyTrust } from './client-address';
-import { codeOf } from './error-response';
 import { FastPath } from './fast-path';
-import { SECURITY_HEADERS } from './security-headers';
+import { rawErrorResponse } from './raw-error-response';
 
 /** Aggregators send a few short headers; node's default is 16 KiB. */
 export const MAX_HEADER_BYTES = 8 * 1024;
-/** The API takes GETs only: no request needs a body. */
-export const BODY_LIMIT_BYTES = 1024;
 /** Fastify's default: longer than the idle timeout of the load balancers in front. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
@@ -18,8 +15,9 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * The HTTP server the API listens with: node's server with limits against slow and oversized
- * requests, the fast path ahead of Fastify for the hot cached GETs, and client errors (an oversized
- * header, a request that took too long) answered with the JSON error body.
+ * requests (a body over the limit is refused before the request is answered), the fast path ahead
+ * of Fastify for the hot cached GETs, and client errors (an oversized header, a request that took
+ * too long) answered with the JSON error body.
  */
 export class ApiServer {
   /** Set once the route handlers exist; until then Fastify answers everything. */
@@ -34,13 +32,9 @@ export class ApiServer {
   ) {}
 
   /** Options of the Fastify instance that serves through this server. */
-  fastifyOptions(): Pick<
-    FastifyServerOptions,
-    'serverFactory' | 'bodyLimit' | 'clientErrorHandler' | 'trustProxy'
-  > {
+  fastifyOptions(): Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'trustProxy'> {
     return {
       serverFactory: (fastify: Listener) => this.createServer(fastify),
-      bodyLimit: BODY_LIMIT_BYTES,
       clientErrorHandler: answerClientError,
       ...(this.trust ? { trustProxy: this.trust } : {}),
     };
@@ -67,17 +61,15 @@ export class ApiServer {
   }
 
   private withLimits(listener: Listener): Server {
-    const server = createServer(
-      {
-        maxHeaderSize: MAX_HEADER_BYTES,
-        requestTimeout: this.requestTimeoutMs,
-        headersTimeout: this.requestTimeoutMs,
-        // How often node looks for requests past their time; its default, 30 s, would let a slow
-        // client hold a connection far longer than the timeout says.
-        connectionsCheckingInterval: Math.min(1_000, this.requestTimeoutMs),
-      },
-      listener,
-    );
+    const server = createServer({
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requestTimeout: this.requestTimeoutMs,
+      headersTimeout: this.requestTimeoutMs,
+      // How often node looks for requests past their time; its default, 30 s, would let a slow
+      // client hold a connection far longer than the timeout says.
+      connectionsCheckingInterval: Math.min(1_000, this.requestTimeoutMs),
+    });
+    serveWithinBodyLimit(server, listener);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     return server;
   }
@@ -94,21 +86,10 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       : status === 431
         ? `request headers exceed ${MAX_HEADER_BYTES} bytes`
         : 'malformed request';
-  const body = JSON.stringify(errorBody(codeOf(status), message));
-  const headers = {
-    ...SECURITY_HEADERS,
-    'cache-control': 'no-store',
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
-  };
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   // Let go once written: a client keeping its side open would hold the socket, and the drain.
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`, () =>
-    socket.destroy(),
-  );
+  socket.end(rawErrorResponse(status, message), () => socket.destroy());
 }
