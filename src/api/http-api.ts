@@ -20,6 +20,7 @@ import { serveAsyncApi } from './asyncapi';
 import { setUpOpenApi } from './openapi';
 import { streamLimits } from './stream/stream-limits';
 import { StreamServer } from './stream/stream-server';
+import { serveUpgradeRequired } from './stream/upgrade-required';
 import { serveConsolePages } from './console/console-pages';
 import { ConsoleState } from './console/console-state';
 import { MarketViews } from './views/market-views';
@@ -94,6 +95,7 @@ export class HttpApi {
     });
     this.stream = app.get(StreamServer);
     this.stream.attach(app.getHttpServer(), clientAddress(this.trust));
+    serveUpgradeRequired(fastify);
     this.server.fastPath = new FastPath({
       routes,
       rateLimit,

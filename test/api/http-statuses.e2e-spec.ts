@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { BODY_LIMIT_BYTES, DROPPED_AFTER_REFUSAL_BYTES } from '../../src/api/http/body-limit';
 import { FastPath } from '../../src/api/http/fast-path';
 import { rawExchange, RawExchange, rawRequest, rawResponse, rawResponses } from '../support/raw-http';
+import { RawWebSocket } from '../support/raw-websocket';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
 interface Answer {
@@ -260,6 +261,51 @@ describe('HTTP statuses: 405, trailing slashes, 406, long inputs', () => {
       expect([post.status, errorOf(post).code]).toEqual([404, 'not_found']);
       const known = await call(`${url}/summary`, { method: 'POST', body: 'x' });
       expect([known.status, known.headers.allow]).toEqual([405, 'GET, HEAD']);
+    });
+  });
+
+  describe('/stream without the websocket upgrade', () => {
+    const message = '/stream is the live stream, a websocket: ask for it with Upgrade: websocket';
+
+    it.each(['/stream', '/stream/', '/stream?channel=ticker'])(
+      'GET %s is a 426 with Upgrade: websocket and the JSON error',
+      async (path) => {
+        const answer = await call(url + path);
+        expect(answer.status).toBe(426);
+        expect(answer.headers.upgrade).toBe('websocket');
+        expect(answer.headers.connection).toBe('Upgrade');
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(errorOf(answer)).toEqual({ code: 'upgrade_required', message });
+      },
+    );
+
+    it('HEAD /stream is the 426 without a body', async () => {
+      const answer = await call(`${url}/stream`, { method: 'HEAD' });
+      expect([answer.status, answer.headers.upgrade, answer.body]).toEqual([426, 'websocket', '']);
+    });
+
+    it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
+      '%s /stream is a 405 with Allow: GET, HEAD',
+      async (method) => {
+        const answer = await call(`${url}/stream`, { method });
+        expect(answer.status).toBe(405);
+        expect(answer.headers.allow).toBe('GET, HEAD');
+        expect(errorOf(answer)).toEqual({
+          code: 'method_not_allowed',
+          message: `${method} is not allowed on "/stream": it answers GET, HEAD`,
+        });
+      },
+    );
+
+    it('keeps the connection for the next request, and the upgrade still opens the stream', async () => {
+      const exchange = await rawExchange(url, (socket) => {
+        socket.write(head('GET /stream HTTP/1.1'));
+        socket.end(head('GET /asset HTTP/1.1'));
+      });
+      expect(rawResponses(exchange.text).map((answer) => answer.status)).toEqual([426, 200]);
+      const stream = await RawWebSocket.open(url);
+      stream.close();
     });
   });
 

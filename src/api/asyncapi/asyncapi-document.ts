@@ -14,7 +14,10 @@ This document describes the gateway: its \`send\` operation is what a client rec
 operation what a client may send. The figures under \`x-limits\` are this process's settings
 (\`STREAM_*\`). The HTTP API's OpenAPI document is at \`/docs-json\`.`;
 
-/** How a connection ends other than by the client: close codes, and upgrades the gateway refuses. */
+/**
+ * How a connection ends other than by the client: close codes, and upgrades the gateway refuses (or
+ * a request of /stream without one).
+ */
 const CLOSE_CODES = [
   {
     code: SERVICE_RESTART_CLOSE,
@@ -30,6 +33,10 @@ const CLOSE_CODES = [
 ];
 const UPGRADE_REFUSALS = [
   { status: 404, when: 'a websocket upgrade on any other path' },
+  {
+    status: 426,
+    when: 'a GET or HEAD of /stream that asks for no upgrade (the answer carries Upgrade: websocket); another method gets 405',
+  },
   {
     status: 429,
     when: 'the client address holds STREAM_MAX_CONNECTIONS_PER_ADDRESS connections already (the body is the API error body, code too_many_requests)',

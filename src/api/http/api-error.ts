@@ -1,7 +1,7 @@
 /** A client-visible failure with its status and the exchange's error body code (spec 7.1). */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 405 | 406 | 413 | 429 | 503,
+    readonly status: 400 | 403 | 404 | 405 | 406 | 413 | 426 | 429 | 503,
     readonly code: string,
     message: string,
     /** Headers the response must carry, such as `Allow` with a 405. */
@@ -29,6 +29,11 @@ export class ApiError extends Error {
 
   static notAcceptable(message: string): ApiError {
     return new ApiError(406, 'not_acceptable', message);
+  }
+
+  /** A websocket endpoint asked without the upgrade: the answer names the protocol it needs. */
+  static upgradeRequired(message: string): ApiError {
+    return new ApiError(426, 'upgrade_required', message, { upgrade: 'websocket', connection: 'Upgrade' });
   }
 
   static unavailable(code: string, message: string): ApiError {

@@ -11,6 +11,7 @@ const CODES: Record<number, string> = {
   408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  426: 'upgrade_required',
   429: 'too_many_requests',
   431: 'request_header_fields_too_large',
   503: 'unavailable',
