@@ -1,5 +1,5 @@
-import { connect, Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
+import { rawExchange, rawRequest, rawResponse } from '../support/raw-http';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 
 interface Answer {
@@ -30,21 +30,6 @@ function call(
     );
     req.on('error', reject);
     req.end(options.body);
-  });
-}
-
-/** Everything the server sends on a raw socket until it closes it. */
-function rawExchange(
-  url: string,
-  send: (socket: Socket) => void,
-): Promise<{ text: string; closed: boolean }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => send(socket));
-    let text = '';
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    socket.on('close', () => resolve({ text, closed: true }));
-    socket.on('error', reject);
   });
 }
 
@@ -83,12 +68,12 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
 
   it('cuts off a client that sends its headers too slowly, with a 408', async () => {
     let timer: NodeJS.Timeout | undefined;
-    const { text, closed } = await rawExchange(url, (socket) => {
+    // Resolved once the server closed the connection.
+    const { text } = await rawExchange(url, (socket) => {
       socket.write('GET /summary HTTP/1.1\r\nHost: localhost\r\n');
       // A header line every 200 ms, never the blank line that ends them: slowloris.
       timer = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 200);
     }).finally(() => clearInterval(timer));
-    expect(closed).toBe(true);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(text).toContain('"code":"request_timeout"');
     expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
@@ -103,6 +88,36 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
       errors: [{ code: 'request_header_fields_too_large', message: 'request headers exceed 8192 bytes' }],
     });
     expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
+  });
+
+  it('answers a URL over the size limit, a query string of 3,000 keys, with 414 and the JSON error', async () => {
+    const query = Array.from({ length: 3_000 }, (_, key) => `k${key}=1`).join('&');
+    const { text, error } = await rawRequest(
+      url,
+      `GET /summary?${query} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
+    expect(error).toBeUndefined();
+    const answer = rawResponse(text);
+    expect(answer.status).toBe(414);
+    expect(answer.headers).toMatchObject({ connection: 'close', 'cache-control': 'no-store' });
+    expect(JSON.parse(answer.body)).toEqual({
+      errors: [{ code: 'uri_too_long', message: 'request URL (path and query string) exceeds 8192 bytes' }],
+    });
+    expectSecurityHeaders(answer.headers);
+    expect((await call(`${url}/summary`)).status).toBe(200);
+  });
+
+  it('serves a URL within the limit, and answers 431 when the headers after it pass the limit', async () => {
+    const query = `pad=${'q'.repeat(6_000)}`;
+    expect((await call(`${url}/summary?${query}`)).status).toBe(200);
+    const { text } = await rawRequest(
+      url,
+      `GET /summary?${query} HTTP/1.1\r\nHost: localhost\r\nX-Pad: ${'h'.repeat(3_000)}\r\n\r\n`,
+    );
+    expect(rawResponse(text).status).toBe(431);
+    const many = Array.from({ length: 500 }, (_, index) => `X-Header-${index}: value`).join('\r\n');
+    const manyHeaders = await rawRequest(url, `GET /summary HTTP/1.1\r\nHost: localhost\r\n${many}\r\n\r\n`);
+    expect(rawResponse(manyHeaders.text).status).toBe(431);
   });
 
   it('answers a body over the size limit with 413 and the JSON error, before the method is looked at', async () => {

@@ -4,9 +4,13 @@ import type { FastifyServerOptions } from 'fastify';
 import { serveWithinBodyLimit } from './body-limit';
 import { ProxyTrust } from './client-address';
 import { FastPath } from './fast-path';
+import { overflowedInRequestLine, ParseErrorPlace } from './head-overflow';
 import { rawErrorResponse } from './raw-error-response';
 
-/** Aggregators send a few short headers; node's default is 16 KiB. */
+/**
+ * Aggregators send short URLs and a few short headers; node's default is 16 KiB. Node counts the URL
+ * in it: a URL this long is answered 414.
+ */
 export const MAX_HEADER_BYTES = 8 * 1024;
 /** Fastify's default: longer than the idle timeout of the load balancers in front. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
@@ -16,8 +20,8 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 /**
  * The HTTP server the API listens with: node's server with limits against slow and oversized
  * requests (a body over the limit is refused before the request is answered), the fast path ahead
- * of Fastify for the hot cached GETs, and client errors (an oversized header, a request that took
- * too long) answered with the JSON error body.
+ * of Fastify for the hot cached GETs, and client errors (an oversized URL or header, a request that
+ * took too long) answered with the JSON error body.
  */
 export class ApiServer {
   /** Set once the route handlers exist; until then Fastify answers everything. */
@@ -75,21 +79,27 @@ export class ApiServer {
   }
 }
 
-/** A request node could not take (too slow, header too large, malformed): the JSON error, then close. */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+/** A request node could not take (too slow, head too large, malformed): the JSON error, then close. */
+function answerClientError(error: Error & ParseErrorPlace & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const message =
-    status === 408
-      ? 'the request did not arrive in time'
-      : status === 431
-        ? `request headers exceed ${MAX_HEADER_BYTES} bytes`
-        : 'malformed request';
   if (!socket.writable) {
     socket.destroy();
     return;
   }
+  const [status, message] = clientErrorAnswer(error);
   // Let go once written: a client keeping its side open would hold the socket, and the drain.
   socket.end(rawErrorResponse(status, message), () => socket.destroy());
+}
+
+function clientErrorAnswer(error: Error & ParseErrorPlace & { code?: string }): [number, string] {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'the request did not arrive in time'];
+    case 'HPE_HEADER_OVERFLOW':
+      return overflowedInRequestLine(error)
+        ? [414, `request URL (path and query string) exceeds ${MAX_HEADER_BYTES} bytes`]
+        : [431, `request headers exceed ${MAX_HEADER_BYTES} bytes`];
+    default:
+      return [400, 'malformed request'];
+  }
 }

@@ -10,6 +10,7 @@ const CODES: Record<number, string> = {
   406: 'not_acceptable',
   408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   426: 'upgrade_required',
   429: 'too_many_requests',
