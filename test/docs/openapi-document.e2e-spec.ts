@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rawRequest, rawResponse } from '../support/raw-http';
 import { ResponseContract } from '../support/response-contract';
 import { servedRoutes } from '../support/served-routes';
 import { startTestStack, TestStack } from '../support/start-test-stack';
@@ -81,6 +82,30 @@ describe('the OpenAPI document', () => {
       for (const [at, part] of withExamples(schema as Record<string, unknown>, name)) {
         const problems = contract.schemaProblems(part, part.example);
         if (problems.length > 0) broken[at] = problems;
+      }
+    }
+    expect(broken).toEqual({});
+  });
+
+  it('documents the 413 and the 414 every path answers, as they are answered', async () => {
+    const contract = new ResponseContract(document);
+    const paths = Object.keys(document.paths).filter((path) => !path.includes('{'));
+    expect(paths.length).toBeGreaterThan(0);
+    const broken: Record<string, string[]> = {};
+    for (const path of paths) {
+      const requests = {
+        413: `GET ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000\r\n\r\n`,
+        414: `GET ${path}?pad=${'p'.repeat(9_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      };
+      for (const [status, request] of Object.entries(requests)) {
+        const answer = rawResponse((await rawRequest(stack.app.url, request)).text);
+        const problems = contract.problems(path, {
+          status: answer.status,
+          headers: new Headers(answer.headers),
+          text: answer.body,
+        });
+        if (answer.status !== Number(status)) problems.push(`answered ${answer.status}`);
+        if (problems.length > 0) broken[`${status} ${path}`] = problems;
       }
     }
     expect(broken).toEqual({});

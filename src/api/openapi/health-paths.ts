@@ -99,6 +99,8 @@ export const HEALTH: EndpointFamily = {
             content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
           },
           '405': HEALTH_ERRORS['405'],
+          '413': HEALTH_ERRORS['413'],
+          '414': HEALTH_ERRORS['414'],
         },
       },
     },

@@ -1,4 +1,6 @@
 import type { HeaderObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import { MAX_HEADER_BYTES } from '../http/api-server';
+import { BODY_LIMIT_BYTES } from '../http/body-limit';
 
 /** Responses and headers shared by the endpoints, as components of the document. */
 
@@ -132,6 +134,8 @@ const errorHeaders = {
   'X-Data-Source': header('DataSource'),
   'X-Request-Id': header('RequestId'),
 };
+/** Of an error the server answers before it hands the request on (a body, a URL too long): no request id. */
+const refusalHeaders = { 'Cache-Control': header('NoStore') };
 
 function errorResponse(description: string, code: string, message: string): ResponseObject {
   return {
@@ -162,6 +166,22 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
     'method_not_allowed',
     'POST is not allowed; use GET',
   ),
+  PayloadTooLarge: {
+    ...errorResponse(
+      `a body over ${BODY_LIMIT_BYTES} bytes, whatever the method (the API takes none); the connection is closed`,
+      'payload_too_large',
+      `request body exceeds ${BODY_LIMIT_BYTES} bytes: the API takes none`,
+    ),
+    headers: refusalHeaders,
+  },
+  UriTooLong: {
+    ...errorResponse(
+      `a URL, query string included, over the ${MAX_HEADER_BYTES} bytes the request line and headers may take; the connection is closed`,
+      'uri_too_long',
+      `request URL (path and query string) exceeds ${MAX_HEADER_BYTES} bytes`,
+    ),
+    headers: refusalHeaders,
+  },
   NotAcceptable: errorResponse(
     "the request's `Accept` excludes `application/json`, the only format served",
     'not_acceptable',
@@ -192,10 +212,14 @@ type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
 const refTo = (name: ErrorResponseName): ReferenceObject => ({ $ref: `#/components/responses/${name}` });
 
+/** What every endpoint can answer of a request it cannot take in: a body, a URL too long. */
+const TOO_LARGE = { '413': refTo('PayloadTooLarge'), '414': refTo('UriTooLong') };
+
 /** What every data endpoint can answer besides its own errors. */
 const COMMON_ERRORS = {
   '405': refTo('MethodNotAllowed'),
   '406': refTo('NotAcceptable'),
+  ...TOO_LARGE,
   '429': refTo('TooManyRequests'),
 };
 
@@ -229,7 +253,11 @@ export function cachedJsonResponses(
   };
 }
 
-/** 405 and 406 of the health endpoints, which have no rate limit. */
-export const HEALTH_ERRORS = { '405': refTo('MethodNotAllowed'), '406': refTo('NotAcceptable') };
+/** 405, 406, 413 and 414 of the health endpoints, which have no rate limit. */
+export const HEALTH_ERRORS = {
+  '405': refTo('MethodNotAllowed'),
+  '406': refTo('NotAcceptable'),
+  ...TOO_LARGE,
+};
 
 export const NO_STORE_HEADERS = { 'Cache-Control': header('NoStore'), 'X-Request-Id': header('RequestId') };
