@@ -2,6 +2,7 @@ import { ChartPanel } from './chart-panel';
 import { DepthPoints, depthPoints, plotted } from './depth-points';
 import { money } from './formats';
 import { legendValue } from './legend-value';
+import { fitLabels, plainTicks, roomForLabels } from './plain-ticks';
 import { Level } from './wire-types';
 
 /**
@@ -49,7 +50,10 @@ export function depthChart(
         ),
       },
     ],
-    axes: [{}, { label: 'cumulative amount' }],
+    axes: [
+      { values: plainTicks, space: roomForLabels },
+      { label: 'cumulative amount', values: plainTicks, size: fitLabels },
+    ],
   }));
   return (bids, asks, base) => {
     if (bids.length + asks.length === 0) return;
