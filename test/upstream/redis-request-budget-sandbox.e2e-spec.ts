@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RunningSandbox } from 'sandbox-exchange';
 import { RedisRequestBudget } from '../../src/upstream/rest/redis-request-budget';
-import { RestFamily } from '../../src/upstream/rest/request-budget';
+import { RequestBudget, RestFamily } from '../../src/upstream/rest/request-budget';
 import { RestClient } from '../../src/upstream/rest/rest-client';
 import { DEFAULT_MARGIN_MS, DEFAULT_WINDOW_MS } from '../../src/upstream/rest/token-bucket-budget';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
@@ -18,15 +18,26 @@ async function stats(sandbox: RunningSandbox): Promise<Stats> {
   return (await response.json()) as Stats;
 }
 
-/** Calls `call` over and over until `signal` aborts; any failure but the abort fails the test. */
-async function callUntil(signal: AbortSignal, call: () => Promise<unknown>): Promise<number> {
+/**
+ * `budget`, whose waits end when `stop` aborts. A request granted before is sent and answered in
+ * full, so that every request the sandbox counts is one the test counts, however slow the machine.
+ */
+function until(stop: AbortSignal, budget: RequestBudget): RequestBudget {
+  return {
+    acquire: (family, signal) => budget.acquire(family, signal ? AbortSignal.any([signal, stop]) : stop),
+    usage: () => budget.usage(),
+  };
+}
+
+/** Calls `call` over and over until `stop` aborts; any failure but the stop fails the test. */
+async function callUntil(stop: AbortSignal, call: () => Promise<unknown>): Promise<number> {
   let calls = 0;
-  while (!signal.aborted) {
+  while (!stop.aborted) {
     try {
       await call();
       calls += 1;
     } catch (error) {
-      if (signal.aborted) break;
+      if (error === stop.reason) break;
       throw error;
     }
   }
@@ -54,27 +65,34 @@ describe('RedisRequestBudget shared by three REST clients against the sandbox ex
   it('keeps all three within the exchange limits, taking turns', async () => {
     const prefix = `sandbox-${randomUUID().slice(0, 8)}`;
     const warnings: string[] = [];
-    const clients = Array.from({ length: REPLICAS }, () => {
-      const budget = RedisRequestBudget.fromConfig(
-        { REDIS_URL: redis.url, REDIS_CLUSTER: false, REDIS_PREFIX: prefix },
-        { logger: { warn: (message) => warnings.push(message) } },
+    for (let replica = 0; replica < REPLICAS; replica++) {
+      budgets.push(
+        RedisRequestBudget.fromConfig(
+          { REDIS_URL: redis.url, REDIS_CLUSTER: false, REDIS_PREFIX: prefix },
+          { logger: { warn: (message) => warnings.push(message) } },
+        ),
       );
-      budgets.push(budget);
-      // One attempt per call: a 429 fails the call instead of being retried away.
-      return new RestClient({ baseUrl: sandbox.baseUrl, budget, retry: { maxAttempts: 1 } });
-    });
+    }
     expect(await Promise.all(budgets.map((budget) => budget.connected(5000)))).toEqual([true, true, true]);
     const instrument = sandbox.exchange.all()[0].spec.instrument;
     const before = await stats(sandbox);
 
-    const signal = AbortSignal.timeout(DURATION_MS);
+    const stop = AbortSignal.timeout(DURATION_MS);
     // Every client has two callers waiting for the book and one for the market list at all times.
     const counts = await Promise.all(
-      clients.flatMap((client) => [
-        callUntil(signal, () => client.depth(instrument, { signal })),
-        callUntil(signal, () => client.depth(instrument, { signal })),
-        callUntil(signal, () => client.info({ signal })),
-      ]),
+      budgets.flatMap((budget) => {
+        // One attempt per call: a 429 fails the call instead of being retried away.
+        const client = new RestClient({
+          baseUrl: sandbox.baseUrl,
+          budget: until(stop, budget),
+          retry: { maxAttempts: 1 },
+        });
+        return [
+          callUntil(stop, () => client.depth(instrument)),
+          callUntil(stop, () => client.depth(instrument)),
+          callUntil(stop, () => client.info()),
+        ];
+      }),
     );
 
     const after = await stats(sandbox);
