@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { MarketCatalog } from '../../market/market-info';
 import { MemoryStateStore } from '../../store/memory-state-store';
 import { ChangeSubscription, ChangeNotice, InstrumentWrite, StateStore } from '../../store/state-store';
@@ -79,6 +80,19 @@ class RestartableStore implements StateStore {
   }
 }
 
+/** What the views logged in the current test, as `level message`. */
+const logged: string[] = [];
+
+beforeEach(() => {
+  logged.length = 0;
+  for (const level of ['error', 'warn', 'log'] as const) {
+    jest
+      .spyOn(Logger.prototype, level)
+      .mockImplementation((...args: unknown[]) => void logged.push(`${level} ${String(args[0])}`));
+  }
+});
+afterEach(() => jest.restoreAllMocks());
+
 function bookWrite(version: number, tradesRevision: number, trades: string[] = []): InstrumentWrite {
   return {
     instrument: BTC,
@@ -159,6 +173,10 @@ describe('MarketViews when the store restarts empty', () => {
     ]);
     await eventually(() => expect(views.servesLastGood).toBe(false));
     expect(await listed()).toEqual(['t1', 't2', 't3', 't4']);
+    expect(logged).toEqual([
+      `warn ${BTC}: the store lacks 1 trade(s) served before, served from memory until it holds them again`,
+      `log ${BTC}: the store holds every trade served again`,
+    ]);
   });
 
   it('says the held state is the last good one when a full reload finds its head gone', async () => {
@@ -195,6 +213,7 @@ describe('MarketViews when the store cannot be reached', () => {
       expect(failure).toBeInstanceOf(ApiError);
       expect(failure).toMatchObject({ status: 503, code: 'store_unavailable' });
       expect((failure as Error).message).not.toContain('ECONNREFUSED');
+      expect(logged).toEqual([`warn ${BTC}: the store failed: connect ECONNREFUSED 127.0.0.1:6379`]);
       // The book was read before, so it is still served.
       await store.write([bookWrite(2, 2)]).catch(() => undefined);
       expect((await views.book(BTC))?.version).toBe(1);
@@ -233,6 +252,9 @@ describe('MarketViews trades read while the head is unknown', () => {
       store.readTrades = unreachable;
       store.readTradesFrom = unreachable;
       expect(await listed()).toEqual(['t1']);
+      expect(logged).toEqual([
+        `warn ${BTC}: trades served from memory, the store failed: connect ECONNREFUSED 127.0.0.1:6379`,
+      ]);
     } finally {
       await views.onApplicationShutdown();
     }
@@ -395,6 +417,9 @@ describe('MarketViews trade lists held in columns', () => {
       await store.write([tradesWrite(3, [['6', 5_000]])]);
       await eventually(() => expect(views.head(BTC)?.tradesRevision).toBe(3));
       expect(ids(await views.tradeList(BTC))).toEqual(['2', '3', '4', '5']);
+      expect(logged).toEqual([
+        `warn ${BTC}: trades served from memory, the store failed: connect ECONNREFUSED 127.0.0.1:6379`,
+      ]);
     } finally {
       await views.onApplicationShutdown();
     }
