@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { PriceLevel } from '../../market/book-update';
 import { BookChannelFeed } from '../../market/stream/book-channel-feed';
 import { BookChannelSequencer } from '../../market/stream/book-channel-sequencer';
@@ -113,6 +114,18 @@ async function setUp() {
 }
 
 describe('BookFeedDriver', () => {
+  /** What the driver logged in the current test, as `level message`. */
+  const logged: string[] = [];
+  beforeEach(() => {
+    logged.length = 0;
+    for (const level of ['warn', 'log'] as const) {
+      jest
+        .spyOn(Logger.prototype, level)
+        .mockImplementation((...args: unknown[]) => void logged.push(`${level} ${String(args[0])}`));
+    }
+  });
+  afterEach(() => jest.restoreAllMocks());
+
   it('reads the whole book once, then sends each written change as an update of its levels', async () => {
     const { store, driver, read, expectEqualToStore } = await setUp();
     expect(read()).toEqual(['snapshot']);
@@ -180,11 +193,13 @@ describe('BookFeedDriver', () => {
     store.loseContents();
     await settled();
     expect(read()).toEqual(['resyncing']);
+    expect(logged).toEqual([`warn ${instrument}: book unreadable, stream resyncing: Error: unreachable`]);
     store.failReads = false;
     await store.write(4, [['98', '1']]);
     await settled();
     expect(read()).toEqual(['snapshot']);
     await expectEqualToStore();
+    expect(logged.at(-1)).toBe(`log ${instrument}: store readable again`);
     driver.stop();
   });
 
