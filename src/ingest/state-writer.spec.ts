@@ -263,20 +263,21 @@ describe('StateWriter', () => {
       while (Date.now() < until) between();
     }
 
-    /** When the first write began, from the start of the busy stretch, and whether it began within it. */
+    /** When the first write began, from the writer's start, and whether it began within the busy stretch. */
     async function firstWrite(
       between: (writer: StateWriter) => void,
     ): Promise<{ start: number; duringBusy: boolean }> {
       jest.useRealTimers();
       const store = new SlowStore(10);
       const writer = new StateWriter(store, () => [new ChangingInstrument()], 100, quietEvents);
+      // The first write is due an interval after the start, however late the busy stretch begins.
+      const startedAt = Date.now();
       writer.start();
-      const busyFrom = Date.now();
       busy(BUSY_MS, () => between(writer));
       // No timer can have run yet: a write in flight was started from within the busy stretch.
       const duringBusy = store.inFlight > 0;
       await writer.stop();
-      return { start: store.writes[0].start - busyFrom, duringBusy };
+      return { start: store.writes[0].start - startedAt, duringBusy };
     }
 
     it('starts a due write between messages rather than when the loop is free again', async () => {
