@@ -2,14 +2,20 @@ import Redis, { Cluster } from 'ioredis';
 import { RedisClient } from './redis-client';
 import { bullmqPrefix, clusterSeed, createRedisClient } from './redis-connection';
 
-/** Builds a client to a port nobody listens on and ends it at once; only its options are of interest. */
+/** Ends a client that never connected; only its options are of interest. */
 function built(client: RedisClient): RedisClient {
-  client.on('error', () => undefined);
   client.disconnect();
   return client;
 }
 
 describe('createRedisClient', () => {
+  // No connection at all: a Sentinel client's failed attempt leaves ioredis a two-second timer behind.
+  beforeEach(() => {
+    jest.spyOn(Redis.prototype, 'connect').mockResolvedValue(undefined);
+    jest.spyOn(Cluster.prototype, 'connect').mockResolvedValue(undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
   const standalone = { REDIS_URL: 'redis://127.0.0.1:1', REDIS_CLUSTER: false };
   const cluster = { REDIS_URL: 'redis://user:secret@127.0.0.1:1', REDIS_CLUSTER: true };
 
