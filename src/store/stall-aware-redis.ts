@@ -8,6 +8,8 @@ export const STALLED = 'stalled';
 /** What this class uses of ioredis' failover detector (not exported by ioredis). */
 interface FailoverDetector {
   readonly isDisconnected: boolean;
+  /** Its subscriptions, one connection to each Sentinel. */
+  readonly sentinels: readonly { readonly client: Redis }[];
   cleanup(): void;
 }
 
@@ -44,13 +46,19 @@ export class StallAwareRedis extends Redis {
   /** Opened again by its owner (or by itself): it keeps itself open again. */
   override connect(callback?: Parameters<Redis['connect']>[0]): Promise<void> {
     this.closedByOwner = false;
+    // ioredis closes the detector of a failover once more when the new one starts, its sockets gone by then.
+    const connector = this.connectorParts();
+    if (connector.failoverDetector?.isDisconnected) connector.failoverDetector = null;
     return super.connect(callback);
   }
 
   override disconnect(reconnect = false): void {
     if (!reconnect) this.closedByOwner = true;
     const betweenAttempts = !reconnect && this.status === 'reconnecting';
-    this.forgetClosedSocket();
+    // ioredis' connector disconnects this connection's socket and its failover subscriptions.
+    forgetClosedSocket(this);
+    for (const { client } of this.connectorParts().failoverDetector?.sentinels ?? [])
+      forgetClosedSocket(client);
     super.disconnect(reconnect);
     // Between two attempts no socket is left whose close would end the connection: end it as one would.
     if (betweenAttempts) closeHandler(this)();
@@ -70,21 +78,19 @@ export class StallAwareRedis extends Redis {
    * Closes the subscriptions a connection through Sentinels holds on each of them to hear of a
    * failover, unless they are closed already. ioredis closes them when its connector is disconnected,
    * which QUIT skips; the connector's own `disconnect()` once the socket is gone would arm a 2 s timer
-   * that nothing clears.
+   * that nothing clears. A subscription whose socket closed already (a Sentinel that went away) would
+   * arm the same timer.
    */
   private stopFailoverDetector(): void {
-    const { connector } = this as unknown as { connector: { failoverDetector?: FailoverDetector | null } };
-    const detector = connector.failoverDetector;
-    if (detector && !detector.isDisconnected) detector.cleanup();
+    const detector = this.connectorParts().failoverDetector;
+    if (!detector || detector.isDisconnected) return;
+    for (const { client } of detector.sentinels) forgetClosedSocket(client);
+    detector.cleanup();
   }
 
-  /**
-   * ioredis' connector ends its last socket on disconnect and arms a 2 s timer to destroy it should it
-   * not close; on a socket that closed already nothing clears the timer, and it holds the process.
-   */
-  private forgetClosedSocket(): void {
-    const { connector } = this as unknown as { connector: { stream?: { destroyed: boolean } } };
-    if (connector.stream?.destroyed) connector.stream = undefined;
+  /** What this class uses of ioredis' connector (not exported by ioredis). */
+  private connectorParts(): { failoverDetector?: FailoverDetector | null } {
+    return (this as unknown as { connector: { failoverDetector?: FailoverDetector | null } }).connector;
   }
 
   private reopen(): void {
@@ -100,4 +106,13 @@ export class StallAwareRedis extends Redis {
     // its side, or for ioredis' disconnectTimeout (2 s) when it never does.
     this.stream.destroy();
   }
+}
+
+/**
+ * ioredis' connector ends its last socket on disconnect and arms a 2 s timer to destroy it should it
+ * not close; on a socket that closed already nothing clears the timer, and it holds the process.
+ */
+function forgetClosedSocket(client: Redis): void {
+  const { connector } = client as unknown as { connector: { stream?: { destroyed: boolean } } };
+  if (connector.stream?.destroyed) connector.stream = undefined;
 }
