@@ -84,7 +84,10 @@ describe('a console port in use', () => {
     const { port } = taken.address() as AddressInfo;
     const sandbox = await startTestSandbox();
     try {
-      const config = loadConfig({ SANDBOX: 'true', HOST: '127.0.0.1', PORT: '0', CONSOLE_PORT: String(port) }, DATA_FILES);
+      const config = loadConfig(
+        { SANDBOX: 'true', HOST: '127.0.0.1', PORT: '0', CONSOLE_PORT: String(port) },
+        DATA_FILES,
+      );
       await expect(startApp(config, resolveUpstream(config, sandbox), ['error'])).rejects.toMatchObject({
         name: 'ListenFailure',
         setting: 'CONSOLE_PORT',

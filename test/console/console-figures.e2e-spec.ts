@@ -1,13 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { Fraction, sumOf } from '../support/exact-fraction';
 import { feedFrame } from '../support/feed-frames';
-import {
-  cellText,
-  ensurePagesBuilt,
-  launchBrowser,
-  pageProblems,
-  waitFor,
-} from '../support/headless-browser';
+import { cellText, ensurePagesBuilt, launchBrowser, openPage, waitFor } from '../support/headless-browser';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges } from '../support/truth';
 
@@ -81,13 +75,7 @@ describe('the console writes the API’s figures, in a real Chromium at 1280 px'
     await stack?.close();
   });
 
-  async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 800 });
-    const problems = pageProblems(page);
-    await page.goto(`${stack.app.url}${path}`, { waitUntil: 'domcontentloaded' });
-    return { page, problems };
-  }
+  const open = (path: string) => openPage(browser, `${stack.app.url}${path}`, { width: 1280, height: 800 });
 
   /** Each listed market's cell `field`, keyed by market. */
   async function column(page: Page, field: string): Promise<Record<string, string | undefined>> {

@@ -4,13 +4,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { expectOk, PrivateRestClient, Side } from 'sandbox-exchange';
 import { canonicalDecimal } from '../../src/market/decimal';
 import { formatUnits } from '../../src/market/fixed-point';
-import {
-  cellText,
-  ensurePagesBuilt,
-  launchBrowser,
-  pageProblems,
-  waitFor,
-} from '../support/headless-browser';
+import { cellText, ensurePagesBuilt, launchBrowser, openPage, waitFor } from '../support/headless-browser';
 import { feedFrame } from '../support/feed-frames';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, setFault } from '../support/truth';
@@ -44,13 +38,7 @@ describe('the operator console and the status page, in a real Chromium', () => {
     await stack?.close();
   });
 
-  async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1600, height: 900 });
-    const problems = pageProblems(page);
-    await page.goto(`${stack.app.url}${path}`, { waitUntil: 'domcontentloaded' });
-    return { page, problems };
-  }
+  const open = (path: string) => openPage(browser, `${stack.app.url}${path}`, { width: 1600, height: 900 });
 
   /** The sandbox's banner is on the page and visible. */
   const bannerShown = (page: Page) =>

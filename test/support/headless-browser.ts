@@ -35,6 +35,19 @@ export function pageProblems(page: Page): string[] {
   return problems;
 }
 
+/** A new page of `browser` at `url` in a `width` x `height` viewport, with its problems collected. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport: { readonly width: number; readonly height: number },
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  await page.setViewport(viewport);
+  const problems = pageProblems(page);
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  return { page, problems };
+}
+
 /** The text of the cell `field` of the market's row, or undefined while there is no such row. */
 export async function cellText(page: Page, market: string, field: string): Promise<string | undefined> {
   return page.$$eval(
