@@ -114,7 +114,9 @@ function exchangeProblems(config: AppConfig): string[] {
       ? [`SANDBOX=true: the sandbox runs in a role that ingests (all or ingest), not ROLE=${config.ROLE}`]
       : [];
   if (config.SANDBOX && config.UPSTREAM_BASE_URL)
-    return ['SANDBOX=true and UPSTREAM_BASE_URL: set one or the other (the sandbox is an exchange of its own)'];
+    return [
+      'SANDBOX=true and UPSTREAM_BASE_URL: set one or the other (the sandbox is an exchange of its own)',
+    ];
   if (!config.SANDBOX && !config.UPSTREAM_BASE_URL)
     return [
       `UPSTREAM_BASE_URL: not set; ROLE=${config.ROLE} ingests from the exchange at this URL ` +

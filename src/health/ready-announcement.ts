@@ -83,6 +83,8 @@ function readyMessage(fields: ReadyFields): string {
     fields.booksLive !== undefined
       ? `${fields.booksLive} books live of ${fields.markets ?? 'unknown'} listed markets`
       : `${fields.markets ?? 'no'} listed markets served`;
-  const source = fields.sandbox ? '; the exchange is the built-in sandbox: simulated prices, for a trial only' : '';
+  const source = fields.sandbox
+    ? '; the exchange is the built-in sandbox: simulated prices, for a trial only'
+    : '';
   return `ready: ${what}, ${fields.startupMs} ms after start, on ${fields.url}${source}`;
 }

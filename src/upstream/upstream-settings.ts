@@ -44,7 +44,8 @@ export function resolveUpstream(
       sandbox: false,
     };
   }
-  if (!sandbox) throw new Error('no upstream: set UPSTREAM_BASE_URL, or SANDBOX=true to run the sandbox in-process');
+  if (!sandbox)
+    throw new Error('no upstream: set UPSTREAM_BASE_URL, or SANDBOX=true to run the sandbox in-process');
   return {
     baseUrl: sandbox.baseUrl,
     authUrl: sandbox.authUrl,
