@@ -36,6 +36,10 @@ const common = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // Node.js keeps the contexts of the test files a worker ran alive, with all they loaded: an e2e
+  // worker grew to 1.7 GB and then took longer to exit than Jest waits (500 ms) on a loaded machine.
+  // Recycled past this size, a worker stays small enough to exit in time.
+  workerIdleMemoryLimit: '512MB',
   // Integration suites start real servers; a global option, so it cannot live in the e2e project.
   testTimeout: 30000,
   projects: [
