@@ -14,8 +14,6 @@ import {
 } from './setting-rules';
 
 export const BOOK_SOURCES = ['hub', 'gateway'] as const;
-/** How trades are stored: per minute with the open one apart, or as earlier versions read them. */
-export const TRADE_LAYOUTS = ['open-minute', 'minutes', 'sorted-set'] as const;
 export type BookSource = (typeof BOOK_SOURCES)[number];
 
 /** A non-negative decimal in plain notation. */
@@ -228,13 +226,6 @@ export class AppConfig {
   /** Prefix of every Redis key and channel, so that several deployments can share one Redis. */
   @Identifier(32, '_.-')
   REDIS_PREFIX = 'mdg';
-
-  /**
-   * The layout ingest replicas write trades in. `minutes` and `sorted-set` keep those of earlier
-   * versions, while replicas of those versions still read them during a rolling upgrade.
-   */
-  @OneOf(TRADE_LAYOUTS)
-  REDIS_TRADE_LAYOUT: (typeof TRADE_LAYOUTS)[number] = 'open-minute';
 
   // The upstream exchange: addresses, login and connections.
 

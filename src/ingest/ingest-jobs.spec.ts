@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load-config';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
-import { wholeMinutesBefore } from '../store/trade-minutes';
+import { wholeMinutesBefore } from '../store/trade-history';
 import { ingestJobs, IngestJobWork } from './ingest-jobs';
 import { OwnerRequest } from './owner-requests/owner-request';
 

@@ -2,7 +2,7 @@ import { AppConfig } from '../config/app-config';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
 import { ScheduledJob } from '../scheduler/scheduled-job';
-import { wholeMinutesBefore } from '../store/trade-minutes';
+import { wholeMinutesBefore } from '../store/trade-history';
 import { OwnerRequest } from './owner-requests/owner-request';
 
 export const CATALOG_REFRESH_JOB = 'catalog-refresh';

@@ -6,7 +6,7 @@ import { MarketInfo } from '../market/market-info';
 import { MarketStats } from '../market/market-stats';
 import { Trade } from '../market/trade';
 import { TradeWindow } from '../market/trade-window';
-import { wholeMinutesBefore } from '../store/trade-minutes';
+import { wholeMinutesBefore } from '../store/trade-history';
 import {
   InstrumentHead,
   InstrumentWrite,

@@ -1,12 +1,12 @@
 import { Trade } from '../market/trade';
 import { InstrumentChange, InstrumentHead, PriceLevel } from './state-store';
-import { decodeTradeMember } from './trade-member';
+import { decodeTradeFields } from './trade-fields-codec';
 
 /**
  * The pub/sub message of what a write changed, as the write script publishes it: seven lines, the
  * book version before the write (empty when none), `1` for a replace or `0`, the head JSON, the bid and
  * the ask levels packed as `price amount price amount ...`, the trades revision before the write (empty
- * when none), and the trades added packed as `time member time member ...` (the write's own arguments).
+ * when none), and the trades added packed as `time fields time fields ...` (the write's own arguments).
  */
 export function decodeInstrumentChange(instrument: string, text: string): InstrumentChange | undefined {
   const lines = text.split('\n');
@@ -53,7 +53,7 @@ function unpackTrades(packed: string, instrument: string): Trade[] {
   const words = packed.split(' ');
   const trades: Trade[] = [];
   for (let i = 0; i + 1 < words.length; i += 2)
-    trades.push(decodeTradeMember(words[i + 1], instrument, Number(words[i])));
+    trades.push(decodeTradeFields(words[i + 1], instrument, Number(words[i])));
   return trades;
 }
 

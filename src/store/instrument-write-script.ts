@@ -4,24 +4,22 @@ import { StoreKeys } from './keys';
 import { encodeLease } from './lease-value';
 import { LuaScript, ScriptCall } from './lua-script';
 import { InstrumentWrite, PriceLevel } from './state-store';
-import { encodeTradeMember } from './trade-member';
-import { TRADE_MINUTES_LUA } from './trade-minutes';
+import { encodeTradeFields } from './trade-fields-codec';
+import { TRADE_HISTORY_LUA } from './trade-history';
 import { TRADE_OPEN_MINUTE_LUA } from './trade-open-minute';
 
 /**
  * Applies a run of `InstrumentWrite`s in order, each atomically; returns one integer per write, 1
  * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
- * KEYS, eight per write: lease, bids, asks, then the trades of each layout (sorted set, trade
- * minutes, trade history, open minute), head. ARGV: the change channel, the trade layout
- * (`TradeLayout`), then nine per write: expected lease text ('' = unfenced), replace ('1' | '0'),
- * head JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades, the
- * instrument's own channel. The trades go to the layout's keys; a layout an earlier one's writer
- * left is moved into them first, under the same fence, and a replace deletes every layout's keys.
+ * KEYS, six per write: lease, bids, asks, trade history, open minute, head. ARGV: the change
+ * channel, then nine per write: expected lease text ('' = unfenced), replace ('1' | '0'), head
+ * JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades, the instrument's own
+ * channel.
  * The notice goes to the change channel, and what the write changed to the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
- * `score member score member ...`. Neither decimals, trade ids nor trade members hold a space.
+ * `score fields score fields ...` (`encodeTradeFields`). Neither decimals nor trade ids hold a space.
  *
  * One packed argument instead of one argument per item: a deep book as one argument per level takes
  * the client tens of milliseconds to encode in one turn of the event loop, against a few for one
@@ -29,8 +27,7 @@ import { TRADE_OPEN_MINUTE_LUA } from './trade-open-minute';
  */
 const SOURCE = `
 local channel = ARGV[1]
-local layout = ARGV[2]
-${TRADE_MINUTES_LUA}
+${TRADE_HISTORY_LUA}
 ${TRADE_OPEN_MINUTE_LUA}
 
 -- A hash of more fields than hash-max-listpack-entries (512 by default) ends as a hash table, but
@@ -68,39 +65,18 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
-local function addToSortedSet(trades, tradeList)
-  local list = {}
-  for score, member in string.gmatch(tradeList, '(%S+) (%S+)') do
-    list[#list + 1] = score
-    list[#list + 1] = member
-  end
-  send('ZADD', trades, list)
-end
-
-local function apply(lease, bids, asks, trades, minutes, history, open, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
+local function apply(lease, bids, asks, history, open, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
   if replace then
     -- Freed off Redis' main thread: a deep book's levels are many allocations.
-    redis.call('UNLINK', bids, asks, trades, minutes, history, open)
-  elseif layout == 'open-minute' then
-    migrateToOpenMinute(trades, minutes, history, open)
-  elseif layout == 'minutes' then
-    migrateSortedSet(trades, minutes)
+    redis.call('UNLINK', bids, asks, history, open)
   end
   applyLevels(bids, bidLevels, replace)
   applyLevels(asks, askLevels, replace)
-  if layout == 'open-minute' then
-    appendTrades(history, open, tradeList)
-    if before ~= '' then trimMinutes(history, tonumber(before), open) end
-  elseif layout == 'minutes' then
-    addTrades(minutes, tradeList)
-    if before ~= '' then trimMinutes(minutes, tonumber(before)) end
-  else
-    addToSortedSet(trades, tradeList)
-    if before ~= '' then redis.call('ZREMRANGEBYSCORE', trades, '-inf', before) end
-  end
+  appendTrades(history, open, tradeList)
+  if before ~= '' then trimMinutes(history, tonumber(before), open) end
   local old = redis.call('GET', head)
   local fromVersion = old and string.match(old, '"bookVersion":(%d+)') or ''
   local fromTrades = old and string.match(old, '"tradesRevision":(%d+)') or ''
@@ -112,10 +88,10 @@ local function apply(lease, bids, asks, trades, minutes, history, open, head, fe
 end
 
 local results = {}
-for write = 0, #KEYS / 8 - 1 do
-  local k, a = write * 8, 2 + write * 9
+for write = 0, #KEYS / 6 - 1 do
+  local k, a = write * 6, 1 + write * 9
   results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5], KEYS[k + 6],
-    KEYS[k + 7], KEYS[k + 8], ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
+    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
     ARGV[a + 9])
 end
 return results
@@ -132,14 +108,9 @@ export const INSTRUMENT_WRITE_SCRIPT = new LuaScript(SOURCE);
 export const WRITES_PER_CALL = 64;
 export const CALL_ARGUMENT_CHARS = 256 * 1024;
 
-/** Where writes put trades (`REDIS_TRADE_LAYOUT`). */
-export type TradeLayout = 'open-minute' | 'minutes' | 'sorted-set';
-
 export interface WriteCallOptions {
   /** On a Cluster every write goes alone: a call's keys must share one slot. */
   readonly oneWritePerCall?: boolean;
-  /** `open-minute` by default. */
-  readonly tradeLayout?: TradeLayout;
 }
 
 /** The script calls for a batch of writes, in order; each call's reply holds one result per write it carries. */
@@ -150,7 +121,7 @@ export function instrumentWriteCalls(
 ): { call: ScriptCall; writes: number }[] {
   const limit = options.oneWritePerCall ? 1 : WRITES_PER_CALL;
   const calls: { call: ScriptCall; writes: number }[] = [];
-  const callHead = [keys.changes, options.tradeLayout ?? 'open-minute'];
+  const callHead = [keys.changes];
   let callKeys: string[] = [];
   let callArgs: string[] = [...callHead];
   let chars = 0;
@@ -177,7 +148,7 @@ export function instrumentWriteCalls(
   return calls;
 }
 
-/** The eight keys and nine arguments of one write (see SOURCE). */
+/** The six keys and nine arguments of one write (see SOURCE). */
 export function writeArguments(
   keys: StoreKeys,
   write: InstrumentWrite,
@@ -188,8 +159,6 @@ export function writeArguments(
       instrumentKeys.lease,
       instrumentKeys.bids,
       instrumentKeys.asks,
-      instrumentKeys.trades,
-      instrumentKeys.tradeMinutes,
       instrumentKeys.tradeHistory,
       instrumentKeys.tradeOpenMinute,
       instrumentKeys.head,
@@ -218,7 +187,7 @@ function packLevels(levels: readonly PriceLevel[]): string {
 function packTrades(trades: readonly Trade[]): string {
   let packed = '';
   for (const trade of trades) {
-    const item = `${trade.time} ${encodeTradeMember(trade)}`;
+    const item = `${trade.time} ${encodeTradeFields(trade)}`;
     packed += packed === '' ? item : ` ${item}`;
   }
   return packed;

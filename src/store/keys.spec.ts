@@ -6,8 +6,6 @@ describe('StoreKeys', () => {
       head: 'mdg:{btc_usdt}:head',
       bids: 'mdg:{btc_usdt}:bids',
       asks: 'mdg:{btc_usdt}:asks',
-      trades: 'mdg:{btc_usdt}:trades',
-      tradeMinutes: 'mdg:{btc_usdt}:trade-minutes',
       tradeHistory: 'mdg:{btc_usdt}:trade-history',
       tradeOpenMinute: 'mdg:{btc_usdt}:trade-open-minute',
       lease: 'mdg:{btc_usdt}:lease',

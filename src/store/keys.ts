@@ -13,24 +13,13 @@ export interface InstrumentKeys {
   /** Hash: price -> amount of every ask level, canonical decimal text, unordered (readers sort). */
   readonly asks: string;
   /**
-   * The first layout of the stored trades (`REDIS_TRADE_LAYOUT=sorted-set`): a sorted set, score =
-   * trade time in Unix milliseconds, member = `id|side|price|amount` with side `b` (buy) or `s`
-   * (sell). Read while it exists (its writer holds the instrument), moved into the layout of the
-   * next write of another layout, trimmed by any.
-   */
-  readonly trades: string;
-  /**
-   * The second layout (`minutes`): a hash of the stored trades (the last 24 hours) packed per
-   * minute: field `{minute}` -> the minute's trades as lines `\n{id} {ms into the minute} {b|s}
-   * {price} {amount}`, and fields `n`, `lo`, `hi` (count, oldest and newest minute). See
-   * `trade-minutes.ts`. Read while it exists and `trades` does not; moved like `trades`.
-   */
-  readonly tradeMinutes: string;
-  /**
-   * The `open-minute` layout: the hash of `tradeMinutes` but for the open minute, plus fields
-   * `om`, `ot`, `oi`; and the open minute's lines as a string. See `trade-open-minute.ts`.
+   * Hash of the stored trades (the last 24 hours) packed per minute but for the open minute:
+   * field `{minute}` -> the minute's trades as lines `\n{id} {ms into the minute} {b|s} {price}
+   * {amount}`, and fields `n`, `lo`, `hi` (count, oldest and newest minute) and `om`, `ot`, `oi`
+   * (the open minute). See `trade-history.ts`.
    */
   readonly tradeHistory: string;
+  /** String: the open minute's lines, which writes append to. See `trade-open-minute.ts`. */
   readonly tradeOpenMinute: string;
   /**
    * String `{token}:{owner}`, set with an expiry by the instrument's single writer. A write carrying
@@ -112,8 +101,6 @@ export class StoreKeys {
       head: `${base}:head`,
       bids: `${base}:bids`,
       asks: `${base}:asks`,
-      trades: `${base}:trades`,
-      tradeMinutes: `${base}:trade-minutes`,
       tradeHistory: `${base}:trade-history`,
       tradeOpenMinute: `${base}:trade-open-minute`,
       lease: `${base}:lease`,

@@ -22,13 +22,13 @@ import {
 } from './state-store';
 import { StoreLogger } from './store-logger';
 import { compareTradesOldestFirst, sortBestFirst } from './store-order';
-import { encodeTradeMember } from './trade-member';
+import { encodeTradeFields } from './trade-fields-codec';
 
 interface InstrumentState {
   head: InstrumentHead;
   bids: Map<string, string>;
   asks: Map<string, string>;
-  /** By trade member, so that a trade written twice is kept once, as in Redis. */
+  /** By `encodeTradeFields`, so that a trade written twice is kept once, as in Redis. */
   trades: Map<string, Trade>;
   /** Time of the oldest stored trade (Infinity without trades), so that trimming scans only when due. */
   oldestTradeTime: number;
@@ -215,7 +215,7 @@ export class MemoryStateStore implements StateStore {
     applyLevels(state.bids, write.levels?.bids ?? []);
     applyLevels(state.asks, write.levels?.asks ?? []);
     for (const trade of trades) {
-      state.trades.set(encodeTradeMember(trade), trade);
+      state.trades.set(encodeTradeFields(trade), trade);
       state.oldestTradeTime = Math.min(state.oldestTradeTime, trade.time);
     }
     if (write.tradesBefore !== undefined && write.tradesBefore >= state.oldestTradeTime) {
@@ -263,8 +263,8 @@ function applyLevels(side: Map<string, string>, levels: readonly PriceLevel[]): 
 
 function trimTrades(state: InstrumentState, cutoff: number): void {
   let oldest = Infinity;
-  for (const [member, trade] of state.trades) {
-    if (trade.time <= cutoff) state.trades.delete(member);
+  for (const [fields, trade] of state.trades) {
+    if (trade.time <= cutoff) state.trades.delete(fields);
     else oldest = Math.min(oldest, trade.time);
   }
   state.oldestTradeTime = oldest;

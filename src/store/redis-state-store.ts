@@ -6,7 +6,7 @@ import { Trade } from '../market/trade';
 import { decodeInstrumentChange } from './instrument-change-message';
 import { BOOK_READ_SCRIPT, bookReadCall, bookReadReply } from './book-read-script';
 import { catalogNotice, parseChangeNotice } from './change-notice';
-import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls, TradeLayout } from './instrument-write-script';
+import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
 import { ListenerSet } from './listener-set';
@@ -59,8 +59,6 @@ export interface RedisStateStoreOptions {
    * writes: an ingest replica needs no more, and would otherwise be sent back every notice it writes.
    */
   readonly instrumentNotices?: boolean;
-  /** Where writes put trades; `open-minute` by default (see `REDIS_TRADE_LAYOUT`). */
-  readonly tradeLayout?: TradeLayout;
 }
 
 /**
@@ -78,7 +76,6 @@ export class RedisStateStore implements StateStore {
   private readonly subscribed: Promise<void>;
   private readonly logger: StoreLogger;
   private readonly healthTimeoutMs: number;
-  private readonly tradeLayout: TradeLayout;
   private readonly closeClient: boolean;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
@@ -115,7 +112,6 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger ?? new Logger(RedisStateStore.name);
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
     this.closeClient = options.closeClient ?? false;
-    this.tradeLayout = options.tradeLayout ?? 'open-minute';
     this.changeListeners = new ListenerSet(this.reportListenerError);
     this.resetListeners = new ListenerSet(this.reportListenerError);
 
@@ -148,7 +144,6 @@ export class RedisStateStore implements StateStore {
       await this.reconnectionChecks;
       const calls = instrumentWriteCalls(this.keys, batch, {
         oneWritePerCall: this.client instanceof Cluster,
-        tradeLayout: this.tradeLayout,
       });
       const replies = await INSTRUMENT_WRITE_SCRIPT.runAll(
         this.client,

@@ -45,7 +45,6 @@ export class StoreModule {
               prefix: config.REDIS_PREFIX,
               closeClient: true,
               instrumentNotices: config.ROLE !== Role.Ingest,
-              tradeLayout: config.REDIS_TRADE_LAYOUT,
             });
             // Redis may be down at boot: start anyway, the store reconnects and writers fill it when it is back.
             const ready = await Promise.race([

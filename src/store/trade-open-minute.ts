@@ -5,10 +5,10 @@ import {
   OPEN_MINUTE_FIELD,
   OPEN_NEWEST_IDS_FIELD,
   OPEN_NEWEST_TIME_FIELD,
-} from './trade-minutes';
+} from './trade-history';
 
 /**
- * The `open-minute` trade layout: the trade minutes (`trade-minutes.ts`) in the hash
+ * The open minute of the stored trades: the trade minutes (`trade-history.ts`) are in the hash
  * `InstrumentKeys.tradeHistory`, except the newest minute written to, the open one, whose lines
  * are a string of their own (`InstrumentKeys.tradeOpenMinute`) that writes `APPEND` to. So a write
  * costs Redis the trades it adds, where rewriting a minute's field costs the whole minute.
@@ -125,19 +125,5 @@ local function appendTrades(minutes, open, list)
   end
   if opened or #lines > 0 then redis.call('HSET', minutes, unpack(fields)) end
   return #lines + addToMinutes(minutes, older)
-end
-
--- The layouts before this one (a sorted set, the minutes in one hash) moved into it.
-local function migrateToOpenMinute(trades, minutes, history, open)
-  -- One call for the common case of every write: neither is left.
-  if redis.call('EXISTS', trades, minutes) == 0 then return end
-  if redis.call('EXISTS', trades) == 1 then
-    redis.call('DEL', history, open)
-    appendTrades(history, open, sortedSetList(trades))
-    redis.call('DEL', trades, minutes)
-  else
-    redis.call('DEL', open)
-    redis.call('RENAME', minutes, history)
-  end
 end
 `;

@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
-import { Trade } from '../../src/market/trade';
 import { InstrumentWrite } from '../../src/store/state-store';
 import { RedisStateStore } from '../../src/store/redis-state-store';
-import { encodeTradeMember } from '../../src/store/trade-member';
 import { startRedisServer } from '../support/redis-server';
 import { progress } from './bench-process';
 import { describeMachine } from './machine';
@@ -20,8 +18,7 @@ import { marketCatalog, marketHead, marketState } from './memory-fixture';
  * - Redis: a private redis-server, flushed before each case; the state is written through the
  *   store's own API (RedisStateStore.write, as the ingest writes it: levels as hashes, trades packed
  *   per minute in a hash, the head as JSON). `INFO memory` used_memory before and after, divided by
- *   the markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys, and of its trades written
- *   once more apart in the old layout (a sorted set), for bytes a trade in both.
+ *   the markets; `MEMORY USAGE` (SAMPLES 0, exact) of one market's keys, for bytes a trade.
  * - Ingest replica: a fresh process builds what the ingest keeps per market (the real OrderBook and
  *   TradeWindow holding the same levels and trades); heap (with typed-array buffers) and RSS after
  *   full collections, before and after.
@@ -59,8 +56,6 @@ interface CaseResult extends Case {
   readonly redisPerMarket: number;
   /** MEMORY USAGE of the first market's keys. */
   readonly keys: { head: number; bids: number; asks: number; trades: number };
-  /** MEMORY USAGE of the first market's trades in the old layout (a sorted set), written apart. */
-  readonly oldLayoutTrades: number;
   readonly ingest: ProcessMemory;
   readonly api: ProcessMemory;
   readonly apiObjects: ProcessMemory;
@@ -140,7 +135,6 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     asks: await usage(first.asks),
     trades: (await usage(first.tradeHistory)) + (await usage(first.tradeOpenMinute)),
   };
-  const oldLayoutTrades = await measureOldLayout(admin, marketState(0, 0, testCase.trades, now).trades);
   const env = {
     MEM_MARKETS: String(testCase.markets),
     MEM_DEPTH: String(testCase.depth),
@@ -155,25 +149,10 @@ async function measureCase(testCase: Case, redisUrl: string, admin: Redis): Prom
     ...testCase,
     redisPerMarket: (usedAfter - usedBefore) / testCase.markets,
     keys,
-    oldLayoutTrades,
     ingest,
     api,
     apiObjects,
   };
-}
-
-/** The trades as the old layout stored them: one sorted-set member `id|side|price|amount` each, score = time. */
-async function measureOldLayout(admin: Redis, trades: readonly Trade[]): Promise<number> {
-  const key = 'bench:old-layout-trades';
-  for (let from = 0; from < trades.length; from += TRADE_CHUNK) {
-    const scored = trades
-      .slice(from, from + TRADE_CHUNK)
-      .flatMap((trade) => [trade.time, encodeTradeMember(trade)]);
-    await admin.zadd(key, ...scored);
-  }
-  const bytes = Number((await admin.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
-  await admin.del(key);
-  return bytes;
 }
 
 async function measureProcess(env: Record<string, string>): Promise<ProcessMemory> {
@@ -227,15 +206,14 @@ function report(results: readonly CaseResult[], started: Date, loadAtStart: numb
   }
   lines.push(
     '',
-    "Bytes a trade. Redis: MEMORY USAGE of one market's trades / trades, the sorted set of the old layout",
-    'written apart from the same trades. Heaps: growth per market less that of the same markets and depth',
-    'without trades, / trades (only where the run has that case). API heap: the trades as MarketViews',
-    'holds them after a full read, and once the window moved by a trade (brought up to date from the',
-    'tail, as between two full reads); as objects: the same trades read into trade objects, as the API',
-    'held them before.',
+    "Bytes a trade. Redis: MEMORY USAGE of one market's trades / trades. Heaps: growth per market less",
+    'that of the same markets and depth without trades, / trades (only where the run has that case).',
+    'API heap: the trades as MarketViews holds them after a full read, and once the window moved by a',
+    'trade (brought up to date from the tail, as between two full reads); as objects: the same trades',
+    'read into trade objects, as the API held them before.',
     '',
-    '| markets | levels/side | trades | Redis, old layout | **Redis** | ingest heap | API heap, as objects | **API heap**, full read / window moved |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| markets | levels/side | trades | **Redis** | ingest heap | API heap, as objects | **API heap**, full read / window moved |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of tradeRows) {
     const base = withoutTrades(r);
@@ -250,7 +228,7 @@ function report(results: readonly CaseResult[], started: Date, loadAtStart: numb
         : '-';
     };
     lines.push(
-      `| ${r.markets} | ${r.depth} | ${r.trades} | ${(r.oldLayoutTrades / r.trades).toFixed(1)} | ` +
+      `| ${r.markets} | ${r.depth} | ${r.trades} | ` +
         `**${(r.keys.trades / r.trades).toFixed(1)}** | ${heap((c) => c.ingest)} | ` +
         `${heap((c) => c.apiObjects)} | **${heap((c) => c.api)}** / **${heap((c) => c.api, true)}** |`,
     );

@@ -7,13 +7,12 @@ import { Trade } from '../../src/market/trade';
 import {
   INSTRUMENT_WRITE_SCRIPT,
   instrumentWriteCalls,
-  TradeLayout,
   WriteCallOptions,
 } from '../../src/store/instrument-write-script';
 import { StoreKeys } from '../../src/store/keys';
 import { InstrumentWrite, PriceLevel } from '../../src/store/state-store';
 import { head } from '../../src/store/testing/state-store-contract';
-import { MINUTE_MS, wholeMinutesBefore } from '../../src/store/trade-minutes';
+import { MINUTE_MS, wholeMinutesBefore } from '../../src/store/trade-history';
 import { startRedisServer } from '../support/redis-server';
 import { redisCpuSeconds } from './bench-process';
 import { describeMachine } from './machine';
@@ -39,8 +38,8 @@ import { describeMachine } from './machine';
  *
  * Then Redis' side of a busy market's trades once its window is full: Redis' CPU a write adding
  * one trade, TRADES_A_SECOND a second, to instruments holding TRADE_MINUTES minutes at that rate,
- * the window trimmed with each write, in each trade layout; against the sorted set, where a write
- * handles the trades it adds alone.
+ * the window trimmed with each write to the trade or by whole minutes (as the ingest does); against
+ * the trim to the trade.
  *
  *   node -r ./test/bench/swc-register.js test/bench/store-write-bench.ts [--instruments 200] [--rounds 5] [--flushes 50] [--full]
  */
@@ -122,7 +121,7 @@ async function main(): Promise<void> {
         '',
         `A busy market's trades: ${STEADY_INSTRUMENTS} instruments, each adding ${TRADES_A_SECOND} trades a second (one a write) to ${TRADE_MINUTES} minutes of them, trimmed with each write; ${rounds} rounds after one of warm-up`,
         '',
-        '| layout, trim | Redis CPU a write, median (min–max) | against the sorted set |',
+        '| trim | Redis CPU a write, median (min–max) | against a trim to the trade |',
         '| --- | ---: | ---: |',
         ...Object.entries(steady).map(([way, samples]) => {
           const range = `${Math.min(...samples).toFixed(1)}–${Math.max(...samples).toFixed(1)}`;
@@ -190,10 +189,10 @@ const STEADY_INSTRUMENTS = 20;
 const TRADES_A_SECOND = 20;
 const TRADE_MINUTES = 10;
 const STEADY_FLUSHES = 50;
-const STEADY_PEER = 'sorted-set, to the trade';
+const STEADY_PEER = 'to the trade';
 
 /**
- * Redis' CPU microseconds a write of a busy market with a full window, by layout and trim, one
+ * Redis' CPU microseconds a write of a busy market with a full window, by trim, one
  * sample a round. Each way has instruments of its own and goes on in time from its last round.
  */
 async function steadyTrades(
@@ -201,13 +200,9 @@ async function steadyTrades(
   keys: StoreKeys,
   rounds: number,
 ): Promise<Record<string, number[]>> {
-  const toTheTrade = (cutOff: number): number => cutOff;
-  const ways: { name: string; layout: TradeLayout; trim: (cutOff: number) => number }[] = [
-    { name: STEADY_PEER, layout: 'sorted-set', trim: toTheTrade },
-    { name: 'minutes, to the trade (before)', layout: 'minutes', trim: toTheTrade },
-    { name: 'minutes, whole minutes', layout: 'minutes', trim: wholeMinutesBefore },
-    { name: 'open-minute, to the trade', layout: 'open-minute', trim: toTheTrade },
-    { name: 'open-minute, whole minutes (as written)', layout: 'open-minute', trim: wholeMinutesBefore },
+  const ways: { name: string; trim: (cutOff: number) => number }[] = [
+    { name: STEADY_PEER, trim: (cutOff) => cutOff },
+    { name: 'whole minutes (as written)', trim: wholeMinutesBefore },
   ];
   const spacing = 1000 / TRADES_A_SECOND;
   const windowMs = TRADE_MINUTES * MINUTE_MS;
@@ -228,7 +223,7 @@ async function steadyTrades(
     time: start + windowMs,
     version: 1,
   }));
-  for (const { layout, instruments } of state) {
+  for (const { instruments } of state) {
     const day = instruments.map((instrument) => ({
       instrument,
       replace: true,
@@ -237,7 +232,7 @@ async function steadyTrades(
         tradeAt(instrument, start + k * spacing),
       ),
     }));
-    await writeAll(client, keys, day, { tradeLayout: layout });
+    await writeAll(client, keys, day);
   }
   return takingTurns(state, rounds, async (way) => {
     const used = await redisCpuUsed(client, async () => {
@@ -252,7 +247,7 @@ async function steadyTrades(
           tradesAdded: [tradeAt(instrument, time)],
           tradesBefore: way.trim(time - windowMs),
         }));
-        await writeAll(client, keys, writes, { tradeLayout: way.layout });
+        await writeAll(client, keys, writes);
       }
     });
     return (used * 1e6) / (STEADY_FLUSHES * STEADY_INSTRUMENTS);

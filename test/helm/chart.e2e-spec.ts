@@ -459,7 +459,6 @@ describe('production value set', () => {
         UPSTREAM_BASE_URL: 'https://exchange.example.com/trading',
         UPSTREAM_WS_URL: 'wss://exchange.example.com',
         REDIS_PREFIX: 'mdg-prod',
-        REDIS_TRADE_LAYOUT: 'open-minute',
         LOG_LEVEL: 'warn',
         FLUSH_INTERVAL_MS: '200',
         CATALOG_REFRESH_MS: '120000',
@@ -758,11 +757,6 @@ describe('invalid values', () => {
       'a Sentinel password without Sentinels',
       { files: defaults, values: { redis: { sentinel: { password: 'secret' } } } },
       /\/redis\/sentinel\/nodes': minItems/,
-    ],
-    [
-      'a trade layout the gateway does not know',
-      { files: defaults, values: { redis: { tradeLayout: 'list' } } },
-      /\/redis\/tradeLayout'/,
     ],
     [
       'a Sentinel setting the chart owns, in extraEnv',

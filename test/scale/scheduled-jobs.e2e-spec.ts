@@ -1,6 +1,8 @@
 import { DAY_MS } from '../../src/market/trade-window';
 import { StoreKeys } from '../../src/store/keys';
-import { encodeTradeMember } from '../../src/store/trade-member';
+import { LuaScript } from '../../src/store/lua-script';
+import { encodeTradeFields } from '../../src/store/trade-fields-codec';
+import { TRADE_HISTORY_LUA } from '../../src/store/trade-history';
 import { waitFor } from '../support/fault-run';
 import { readMetrics } from '../support/metrics-text';
 import { counterTotal } from './support/cluster-view';
@@ -8,6 +10,12 @@ import { ScaleStack } from './support/scale-stack';
 
 const PERIOD_MS = 2_000;
 const JOBS = ['catalog-refresh', 'book-verify', 'candle-refresh', 'trade-trim'];
+
+/** Adds trades (`time fields ...`) to an instrument's trade history beside what its writer keeps there. */
+const ADD_TO_HISTORY = new LuaScript(`
+${TRADE_HISTORY_LUA}
+return addToMinutes(KEYS[1], parseTrades(ARGV[1]))
+`);
 
 interface RestStats {
   readonly served: number;
@@ -117,19 +125,20 @@ describe('scheduled jobs across three ingest replicas', () => {
     });
     const old = trade('old-1', now - DAY_MS - 60_000);
     const recent = trade('recent-1', now - 60_000);
-    for (const instrument of [hidden, listed[0]]) {
-      await stack.admin.zadd(
-        keys.instrument(instrument).trades,
-        old.time,
-        encodeTradeMember(old),
-        recent.time,
-        encodeTradeMember(recent),
-      );
-    }
+    const planted = [old, recent].map((each) => `${each.time} ${encodeTradeFields(each)}`).join(' ');
+    const added = await ADD_TO_HISTORY.runAll(
+      stack.admin,
+      [hidden, listed[0]].map((instrument) => ({
+        keys: [keys.instrument(instrument).tradeHistory],
+        args: [planted],
+        group: instrument,
+      })),
+    );
+    expect(added).toEqual([2, 2]);
+    const holdsOld = async (instrument: string): Promise<boolean> =>
+      (await stack.reader.readTrades(instrument)).some(({ id }) => id === old.id);
     await waitFor(
-      async () =>
-        (await stack.admin.zscore(keys.instrument(hidden).trades, encodeTradeMember(old))) === null &&
-        (await stack.admin.zscore(keys.instrument(listed[0]).trades, encodeTradeMember(old))) === null,
+      async () => !(await holdsOld(hidden)) && !(await holdsOld(listed[0])),
       'old trades trimmed',
       3 * PERIOD_MS,
       100,

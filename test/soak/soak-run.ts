@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { StoreKeys } from '../../src/store/keys';
+import { MINUTE_COUNT_FIELD } from '../../src/store/trade-history';
 import { describeMachine } from '../bench/machine';
 import { ApiLoad, untilServing } from '../chaos/api-load';
 import { ChaosStack } from '../chaos/chaos-stack';
@@ -130,8 +131,14 @@ async function main(): Promise<void> {
       const spaces = heapSpaceSizes(metrics, 'mdg_');
       const kernel = await readKernelMemory(stack.pids()['gateway-1']!);
       const info = await redis.info('memory');
-      const tradeKeys = LISTED.map((instrument) => keys.instrument(instrument).trades);
-      const trades = await Promise.all(tradeKeys.map((key) => redis.zcard(key)));
+      const histories = LISTED.map((instrument) => keys.instrument(instrument).tradeHistory);
+      const trades = await Promise.all(
+        histories.map(async (key) => Number((await redis.hget(key, MINUTE_COUNT_FIELD)) ?? 0)),
+      );
+      const tradeKeys = LISTED.flatMap((instrument) => {
+        const { tradeHistory, tradeOpenMinute } = keys.instrument(instrument);
+        return [tradeHistory, tradeOpenMinute];
+      });
       const tradeBytes = await Promise.all(
         tradeKeys.map(async (key) => Number((await redis.call('MEMORY', 'USAGE', key)) ?? 0)),
       );

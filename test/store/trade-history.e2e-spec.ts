@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { TRADE_LAYOUTS } from '../../src/config/app-config';
+import Redis from 'ioredis';
 import { Trade } from '../../src/market/trade';
 import { MemoryStateStore } from '../../src/store/memory-state-store';
 import { RedisStateStore } from '../../src/store/redis-state-store';
+import { compareTradesOldestFirst } from '../../src/store/store-order';
 import { head, trade } from '../../src/store/testing/state-store-contract';
-import { TradeLayout } from '../../src/store/instrument-write-script';
-import { MINUTE_MS } from '../../src/store/trade-minutes';
+import { MINUTE_MS } from '../../src/store/trade-history';
 import { fuzzCases } from '../fuzz/support/fuzz-run';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 
 /**
- * Every trade layout against the in-memory store, on drawn runs of writes: trades repeated within a
- * write and across writes, late trades, several of one time, minute boundaries, cut-offs in a
- * minute's middle, scheduled trims, and writers of other layouts taking the instrument (with a
- * replace, as an ingest replica's first write is, or without one when moving to a later layout).
- * After every step both stores hold the same trades and the same tails.
+ * The stored trades in Redis (minutes in a hash, the open minute apart) against the in-memory
+ * store, on drawn runs of writes: trades repeated within a write and across writes, late trades,
+ * several of one time, minute boundaries, cut-offs in a minute's middle, scheduled trims, and
+ * replaces (as an ingest replica's first write is). After every step both stores hold the same
+ * trades and the same tails.
  */
 const CASES = 300;
 const T0 = 1_764_000_000_000;
@@ -30,12 +30,8 @@ function pooled(id: number, instrument: string): Trade {
   });
 }
 
-/** The layouts in the order they came (TRADE_LAYOUTS lists the newest first). */
-const layoutOrder = (layout: TradeLayout): number => [...TRADE_LAYOUTS].reverse().indexOf(layout);
-
 type Step =
-  | { kind: 'write'; layout: TradeLayout; replace: boolean; ids: number[]; before?: number }
-  | { kind: 'trim'; before: number };
+  { kind: 'write'; replace: boolean; ids: number[]; before?: number } | { kind: 'trim'; before: number };
 
 const cutOff = fc.integer({ min: -1, max: POOL / 3 }).map((slot) => T0 + slot * 20_000 + (slot % 2) * 7_000);
 
@@ -44,7 +40,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant('write' as const),
-      layout: fc.constantFrom(...TRADE_LAYOUTS),
       replace: fc.nat(5).map((draw) => draw === 0),
       // Mostly newer ids from a random start, with repeats and stragglers.
       ids: fc
@@ -59,24 +54,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 let server: TestRedisServer;
-const stores = new Map<TradeLayout, RedisStateStore>();
+let store: RedisStateStore;
 
 beforeAll(async () => {
   server = await startRedisServer();
-  const prefix = `layouts-${randomUUID().slice(0, 8)}`;
-  for (const layout of TRADE_LAYOUTS) {
-    const store = RedisStateStore.fromUrl(server.url, {
-      prefix,
-      tradeLayout: layout,
-      instrumentNotices: false,
-    });
-    await store.ready();
-    stores.set(layout, store);
-  }
+  store = RedisStateStore.fromUrl(server.url, {
+    prefix: `history-${randomUUID().slice(0, 8)}`,
+    instrumentNotices: false,
+  });
+  await store.ready();
 });
 
 afterAll(async () => {
-  await Promise.all([...stores.values()].map((store) => store.close()));
+  await store.close();
   await server.stop();
 });
 
@@ -89,46 +79,72 @@ function expectSame(where: string, actual: unknown, expected: unknown): void {
   }
 }
 
-describe('every trade layout', () => {
-  it('holds what the in-memory store holds through drawn writes, trims and handovers', async () => {
+describe('the trade history in Redis', () => {
+  it('holds what the in-memory store holds through drawn writes, trims and replaces', async () => {
     const runs = fuzzCases(fc.array(step, { minLength: 1, maxLength: 12 }), CASES);
-    const reader = stores.get('open-minute')!;
     for (const [index, steps] of runs.entries()) {
       const instrument = `case${index}_usdt`;
       const memory = new MemoryStateStore();
-      let previous: TradeLayout | undefined;
+      // The first write replaces, as an ingest replica's first write does.
+      let written = false;
       for (const [at, next] of steps.entries()) {
         const where = `case ${index}, step ${at} of ${JSON.stringify(steps)}`;
         if (next.kind === 'trim') {
           expectSame(
             where,
-            await reader.trimTrades([instrument], next.before),
+            await store.trimTrades([instrument], next.before),
             await memory.trimTrades([instrument], next.before),
           );
         } else {
-          // A writer of an earlier layout takes an instrument over with a replace only.
-          const replace =
-            next.replace || previous === undefined || layoutOrder(next.layout) < layoutOrder(previous);
-          previous = next.layout;
           const write = {
             instrument,
-            replace,
+            replace: next.replace || !written,
             head: head(instrument, at + 1, { tradesRevision: at + 1 }),
             tradesAdded: next.ids.map((id) => pooled(id, instrument)),
             ...(next.before === undefined ? {} : { tradesBefore: next.before }),
           };
-          await stores.get(next.layout)!.write([write]);
+          written = true;
+          await store.write([write]);
           await memory.write([write]);
         }
         const expected = await memory.readTrades(instrument);
-        expectSame(where, await reader.readTrades(instrument), expected);
+        expectSame(where, await store.readTrades(instrument), expected);
         for (const from of [T0 - MINUTE_MS, expected.at(-1)?.time ?? T0, T0 + 5 * MINUTE_MS + 1])
           expectSame(
             `${where}, from ${from}`,
-            await reader.readTradesFrom(instrument, from),
+            await store.readTradesFrom(instrument, from),
             await memory.readTradesFrom(instrument, from),
           );
       }
+    }
+  });
+
+  it('keeps trades of one time in numeric id order, reads the tail of a sparse day and leaves no key when all go', async () => {
+    const instrument = 'sparse_usdt';
+    const keys = store.keys.instrument(instrument);
+    const sparse = [
+      trade('10', T0, { instrument }),
+      trade('9', T0, { instrument }),
+      trade('100', T0 + 3 * 3_600_000, { instrument }),
+      trade('101', T0 + 23 * 3_600_000, { instrument }),
+    ];
+    await store.write([{ instrument, replace: true, head: head(instrument, 1), tradesAdded: sparse }]);
+    expect(await store.readTrades(instrument)).toEqual([...sparse].sort(compareTradesOldestFirst));
+    // The minutes from the cut-off on span more than one HMGET of the tail script.
+    expect(await store.readTradesFrom(instrument, T0 + 1)).toEqual({
+      trades: sparse.slice(2),
+      count: 4,
+      oldest: sparse[1],
+    });
+    await store.write([
+      { instrument, replace: false, head: head(instrument, 2), tradesBefore: T0 + 23 * 3_600_000 },
+    ]);
+    expect(await store.readTrades(instrument)).toEqual([]);
+    const admin = new Redis(server.url);
+    try {
+      expect(await admin.exists(keys.tradeHistory, keys.tradeOpenMinute)).toBe(0);
+    } finally {
+      admin.disconnect();
     }
   });
 });

@@ -1,22 +1,22 @@
 import { Trade } from '../market/trade';
 
 /**
- * The stored trades of an instrument packed per minute: a hash (`InstrumentKeys.tradeMinutes`, or
- * `tradeHistory` with the open minute apart, `trade-open-minute.ts`) whose field `{minute}` (Unix
- * milliseconds / 60,000, floored) holds the trades of that minute as one text, each trade a line
- * `\n{id} {ms into the minute} {b|s} {price} {amount}`, in the order they were added. Three more
- * fields: `n` the number of trades held, `lo` and `hi` the oldest and newest minute held. The hash
- * is deleted when it holds no trade.
+ * The stored trades of an instrument packed per minute: the hash `InstrumentKeys.tradeHistory`,
+ * whose field `{minute}` (Unix milliseconds / 60,000, floored) holds the trades of that minute as
+ * one text, each trade a line `\n{id} {ms into the minute} {b|s} {price} {amount}`, in the order
+ * they were added; all but the open minute, which is a string apart (`trade-open-minute.ts`).
+ * Three more fields: `n` the number of trades held, `lo` and `hi` the oldest and newest minute
+ * held. The hash is deleted when it holds no trade.
  *
- * A sorted-set member per trade costs Redis about 137 bytes; a line in a minute's text about 40,
- * and the hash's own cost per field is shared by a minute of trades (BENCHMARKS.md).
+ * A line in a minute's text costs Redis about 40 bytes, and the hash's own cost per field is shared
+ * by a minute of trades (BENCHMARKS.md).
  */
 export const MINUTE_MS = 60_000;
 
 export const MINUTE_COUNT_FIELD = 'n';
 export const OLDEST_MINUTE_FIELD = 'lo';
 export const NEWEST_MINUTE_FIELD = 'hi';
-/** The `open-minute` layout's open minute, its newest trade time and the ids of that time (`trade-open-minute.ts`). */
+/** The open minute, its newest trade time and the ids of that time (`trade-open-minute.ts`). */
 export const OPEN_MINUTE_FIELD = 'om';
 export const OPEN_NEWEST_TIME_FIELD = 'ot';
 export const OPEN_NEWEST_IDS_FIELD = 'oi';
@@ -59,15 +59,15 @@ export function isMinuteField(field: string): boolean {
 }
 
 /**
- * Lua shared by the scripts that change the minutes:
- * - `addTrades(minutes, list)` adds trades given as `score id|side|price|amount ...` (the old
- *   sorted-set member, which is also what the write's change message carries), skipping an id its
- *   minute already holds; `parseTrades` and `addToMinutes` are its two halves.
+ * Lua shared by the scripts that change the stored trades:
+ * - `parseTrades(list)` reads trades given as `score id|side|price|amount ...` (what the write's
+ *   change message carries too); `addToMinutes(minutes, parsed)` adds them to the hash, skipping
+ *   an id its minute already holds.
  * - `trimMinutes(minutes, before, open)` drops every trade with time <= before, `open` naming the
- *   string of the open minute in the `open-minute` layout (`trade-open-minute.ts`), nil otherwise.
+ *   string of the open minute (`trade-open-minute.ts`).
  * Both keep `n`, `lo` and `hi`, and return how many trades they added or dropped.
  */
-export const TRADE_MINUTES_LUA = `
+export const TRADE_HISTORY_LUA = `
 local MINUTE = ${MINUTE_MS}
 
 local function linesIn(text)
@@ -140,10 +140,6 @@ local function addToMinutes(minutes, parsed)
   return added
 end
 
-local function addTrades(minutes, list)
-  return addToMinutes(minutes, parseTrades(list))
-end
-
 -- The open minute given up (\`trade-open-minute.ts\`): its string and the fields that describe it.
 local function closeOpenMinute(minutes, open)
   redis.call('DEL', open)
@@ -155,7 +151,7 @@ local function trimMinutes(minutes, before, open)
   if lo == nil then return 0 end
   local cut = math.floor(before / MINUTE)
   if cut < lo then return 0 end
-  local openMinute = open and tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
+  local openMinute = tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
   local dropped = 0
   if cut > lo then
     for _, field in ipairs(redis.call('HKEYS', minutes)) do
@@ -193,25 +189,9 @@ local function trimMinutes(minutes, before, open)
   if left <= 0 then
     redis.call('DEL', minutes)
   else
-    openMinute = open and tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
+    openMinute = tonumber(redis.call('HGET', minutes, '${OPEN_MINUTE_FIELD}'))
     redis.call('HSET', minutes, '${OLDEST_MINUTE_FIELD}', string.format('%d', oldestMinute(minutes, openMinute)))
   end
   return dropped
-end
-
--- The old layout (a sorted set, score = time, member = id|side|price|amount) as addTrades takes it.
-local function sortedSetList(trades)
-  local flat = redis.call('ZRANGE', trades, 0, -1, 'WITHSCORES')
-  local list = {}
-  for i = 1, #flat, 2 do list[#list + 1] = flat[i + 1] .. ' ' .. flat[i] end
-  return table.concat(list, ' ')
-end
-
--- The old layout moved into the minutes.
-local function migrateSortedSet(trades, minutes)
-  if redis.call('EXISTS', trades) == 0 then return end
-  redis.call('DEL', minutes)
-  addTrades(minutes, sortedSetList(trades))
-  redis.call('DEL', trades)
 end
 `;
