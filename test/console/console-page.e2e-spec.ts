@@ -134,7 +134,7 @@ describe('the operator console and the status page, in a real Chromium', () => {
       (await connectionStates()).every((state) => state === 'connected'),
     );
     if (SCREENSHOTS) {
-      // The README's picture of the console: settled, the fault's events listed, a few chart points.
+      // The picture of the console in docs/console.md: settled, the fault's events listed, a few chart points.
       await sleep(35_000);
       await page.screenshot({ path: join(DOCS, 'console.png'), fullPage: true });
     }

@@ -7,26 +7,26 @@ import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { readTruth, setFlow } from '../support/truth';
 
-/** What the README's `followBook` returns. */
+/** What the documented example's `followBook` returns. */
 interface FollowedBook {
   readonly book: { bids: Map<string, string>; asks: Map<string, string>; seq: number };
   readonly seen: { applied: number; mismatches: number; stop: () => void };
 }
 type FollowBook = (url: string, channel: string) => FollowedBook;
 
-/** The README's example client, as a reader would copy it. */
-function readmeClient(): string {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const block = readme.slice(
-    readme.indexOf('<!-- stream-client:start -->'),
-    readme.indexOf('<!-- stream-client:end -->'),
+/** The example client of docs/stream.md, as a reader would copy it. */
+function exampleClient(): string {
+  const page = readFileSync(join(__dirname, '..', '..', 'docs', 'stream.md'), 'utf8');
+  const block = page.slice(
+    page.indexOf('<!-- stream-client:start -->'),
+    page.indexOf('<!-- stream-client:end -->'),
   );
   return block.slice(block.indexOf('```ts') + 5, block.lastIndexOf('```'));
 }
 
-describe("the README's example client of GET /stream", () => {
+describe("docs/stream.md's example client of GET /stream", () => {
   let stack: TestStack;
-  const code = readmeClient();
+  const code = exampleClient();
   const folder = mkdtempSync(join(tmpdir(), 'stream-client-'));
   let followed: FollowedBook | undefined;
 
