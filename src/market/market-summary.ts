@@ -66,10 +66,11 @@ export function summarizeMarket(
   };
 }
 
+/** A summary of a market that has traded: it has a last price. */
+export type TradedSummary = MarketSummary & { readonly lastTraded: string };
+
 /** Whether the market ever traded: the aggregators' formats leave a market without a last price out. */
-export function hasLastPrice(
-  summary: MarketSummary,
-): summary is MarketSummary & { readonly lastTraded: string } {
+export function hasLastPrice(summary: MarketSummary): summary is TradedSummary {
   return summary.lastTraded !== null;
 }
 

@@ -77,7 +77,7 @@ describe('the AsyncAPI document of /stream', () => {
 
   it('is named by the OpenAPI document', async () => {
     const openApi = (await (await fetch(`${stack.app.url}/docs-json`)).json()) as OpenAPIObject;
-    expect(openApi.externalDocs?.url).toBe('/docs/asyncapi.json');
+    expect(openApi.info.description).toContain('/docs/asyncapi.json');
     expect(openApi.info.description).toContain('/stream');
   });
 });

@@ -62,7 +62,7 @@ const REJECTED: readonly (readonly [string, string, RegExp])[] = [
   ],
   ['src/store/probe.ts', '../../test/store/redis-store-under-test', /does not import test\//],
   ['src/ingest/probe.ts', '../app.module', /no layer imports them/],
-  ['src/listing-audit/probe.ts', '../api/openapi/schema-parts', /only the pure domain in market/],
+  ['src/listing-audit/probe.ts', '../api/schema/wire-parts', /only the pure domain in market/],
   ['src/listing-audit/probe.ts', '../config/app-config', /only the pure domain in market/],
   ['src/api/probe.ts', '../listing-audit/run-audit', /never ingest or upstream/],
   ['src/console-page/probe.ts', '../api/console/console-snapshot', /browser code, bundled apart/],

@@ -9,7 +9,7 @@ import { validateOpenApi } from '../support/validate-openapi';
 
 /** Every schema within `schema` (itself included) that carries an example. */
 function withExamples(schema: Record<string, unknown>, at: string): [string, Record<string, unknown>][] {
-  const found: [string, Record<string, unknown>][] = schema.example === undefined ? [] : [[at, schema]];
+  const found: [string, Record<string, unknown>][] = schema.examples === undefined ? [] : [[at, schema]];
   const inner = (value: unknown, name: string) =>
     typeof value === 'object' && value !== null
       ? withExamples(value as Record<string, unknown>, `${at}.${name}`)
@@ -80,8 +80,10 @@ describe('the OpenAPI document', () => {
     const broken: Record<string, string[]> = {};
     for (const [name, schema] of Object.entries(document.components!.schemas!)) {
       for (const [at, part] of withExamples(schema as Record<string, unknown>, name)) {
-        const problems = contract.schemaProblems(part, part.example);
-        if (problems.length > 0) broken[at] = problems;
+        for (const [index, example] of (part.examples as unknown[]).entries()) {
+          const problems = contract.schemaProblems(part, example);
+          if (problems.length > 0) broken[`${at}.examples[${index}]`] = problems;
+        }
       }
     }
     expect(broken).toEqual({});

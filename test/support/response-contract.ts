@@ -26,9 +26,9 @@ export interface ContractResponse {
 }
 
 /**
- * Checks live responses against the OpenAPI 3.0 document: the status is documented for the
+ * Checks live responses against the OpenAPI 3.1 document: the status is documented for the
  * operation, the content type is the documented one, the body matches the schema (ajv, with the
- * document's components and OpenAPI's `nullable`), and the documented headers are there when
+ * document's components, which are the wire schemas as plain JSON Schema), and the documented headers are there when
  * required and match their schemas when present. Returns the problems found, none when the response keeps the contract.
  */
 export class ResponseContract {

@@ -1,8 +1,9 @@
 import { packageVersion } from '../package-version';
 import { StreamLimits } from '../stream/stream-limits';
 import { SERVICE_RESTART_CLOSE, TOO_SLOW_CLOSE } from '../stream/stream-reply';
-import { JsonSchema } from './json-schema-conversion';
-import { clientPayloads, serverPayloads } from './stream-payloads';
+import type { TSchema } from '@sinclair/typebox';
+import { CONTACT, LICENSE } from '../schema/document-info';
+import { clientFrames, SERVER_FRAMES } from '../stream/stream-schemas';
 
 export const ASYNCAPI_PATH = '/docs/asyncapi.json';
 
@@ -44,21 +45,30 @@ const UPGRADE_REFUSALS = [
   { status: 503, when: 'the process is stopping' },
 ];
 
+const STREAM_TAG = { name: 'stream', description: 'The websocket at /stream' };
+
 const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
 
-function messages(payloads: Readonly<Record<string, JsonSchema>>, prefix: string) {
+function messages(payloads: Readonly<Record<string, TSchema>>, prefix: string) {
   return Object.fromEntries(
     Object.entries(payloads).map(([name, payload]) => [
       `${prefix}${pascal(name)}`,
-      { name, title: name, summary: String(payload.description), contentType: 'application/json', payload },
+      {
+        name,
+        title: name,
+        summary: String(payload.description),
+        contentType: 'application/json',
+        // Plain JSON Schema: TypeBox's symbol keys are left out.
+        payload: JSON.parse(JSON.stringify(payload)) as object,
+      },
     ]),
   );
 }
 
 /** The AsyncAPI 3.0 document of `/stream`, with this process's limits. */
 export function asyncApiDocument(limits: StreamLimits, version = packageVersion()) {
-  const received = messages(clientPayloads(limits), 'client');
-  const sent = messages(serverPayloads(), 'server');
+  const received = messages(clientFrames(limits), 'client');
+  const sent = messages(SERVER_FRAMES, 'server');
   const channelRefs = (names: string[]) =>
     names.map((name) => ({ $ref: `#/channels/stream/messages/${name}` }));
   return {
@@ -67,6 +77,9 @@ export function asyncApiDocument(limits: StreamLimits, version = packageVersion(
       title: 'Market-data gateway live stream',
       version,
       description: DESCRIPTION,
+      contact: CONTACT,
+      license: { name: LICENSE.name },
+      tags: [STREAM_TAG],
     },
     defaultContentType: 'application/json',
     servers: {
@@ -107,13 +120,19 @@ export function asyncApiDocument(limits: StreamLimits, version = packageVersion(
       receiveRequests: {
         action: 'receive',
         title: 'requests of a client',
+        description:
+          'What a client may send: subscribe and unsubscribe name channels, ping asks for a pong; each gets its answer frame.',
         channel: { $ref: '#/channels/stream' },
+        tags: [STREAM_TAG],
         messages: channelRefs(Object.keys(received)),
       },
       sendFrames: {
         action: 'send',
         title: 'frames the gateway sends a client',
+        description:
+          'What the gateway sends: answers to requests, the messages of the channels followed, heartbeats and the shutdown notice.',
         channel: { $ref: '#/channels/stream' },
+        tags: [STREAM_TAG],
         messages: channelRefs(Object.keys(sent)),
       },
     },

@@ -28,8 +28,9 @@ export class CmcEndpoints {
     this.responder.sendListing(request, reply, 'cmc:summary', CACHE.live, (listing) =>
       JSON.stringify(
         listing.markets
-          .filter(({ summary }) => hasLastPrice(summary))
-          .map(({ summary }) => cmcSummaryRecord(summary)),
+          .map(({ summary }) => summary)
+          .filter(hasLastPrice)
+          .map((summary) => cmcSummaryRecord(summary)),
       ),
     );
   }
@@ -47,8 +48,9 @@ export class CmcEndpoints {
       JSON.stringify(
         Object.fromEntries(
           listing.markets
-            .filter(({ summary }) => hasLastPrice(summary))
-            .map(({ summary }) => [
+            .map(({ summary }) => summary)
+            .filter(hasLastPrice)
+            .map((summary) => [
               cmcPair(summary),
               cmcTickerRecord(
                 summary,

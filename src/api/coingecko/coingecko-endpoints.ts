@@ -33,8 +33,9 @@ export class CoingeckoEndpoints {
     this.responder.sendListing(request, reply, 'coingecko:tickers', CACHE.live, (listing) =>
       JSON.stringify(
         listing.markets
-          .filter(({ summary }) => hasLastPrice(summary))
-          .map(({ summary }) => coingeckoTickerRecord(summary)),
+          .map(({ summary }) => summary)
+          .filter(hasLastPrice)
+          .map((summary) => coingeckoTickerRecord(summary)),
       ),
     );
   }

@@ -1,10 +1,11 @@
 import { HealthReport, MarketHealth } from '../../market/listing-health/health-figures';
 import { cmcPair } from '../cmc/cmc-records';
 import { tickerId } from '../coingecko/coingecko-records';
+import { ListingHealthRecord, ListingHealthMarketRecord } from './listing-health-schemas';
 import { ListingHealthService } from './listing-health-service';
 
 /** The body of `/listing-health`: the markets keyed as `/summary` keys them. */
-export function listingHealthBody(report: HealthReport, service: ListingHealthService) {
+export function listingHealthBody(report: HealthReport, service: ListingHealthService): ListingHealthRecord {
   const { thresholds } = service;
   return {
     generated_at: report.generatedAt,
@@ -23,7 +24,7 @@ export function listingHealthBody(report: HealthReport, service: ListingHealthSe
   };
 }
 
-export function marketHealthRecord(health: MarketHealth) {
+export function marketHealthRecord(health: MarketHealth): ListingHealthMarketRecord {
   return {
     instrument: health.instrument,
     base: health.base,

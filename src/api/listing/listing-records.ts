@@ -4,21 +4,30 @@ import { BookSides } from '../views/book-sides';
 import { ListedMarket } from '../views/listing-service';
 import { TradeFigures } from '../views/trade-figures';
 import { withoutUnknown } from '../views/without-unknown';
+import {
+  ListingAssetRecord,
+  ListingOrderBookRecord,
+  ListingSummaryRecord,
+  ListingTickerRecord,
+  ListingTradeRecord,
+} from './listing-schemas';
 
 /** The exchange's own aggregator records (spec 2.8): every value a string unless stated. */
 
 /** The name, and of the withdraw and deposit terms only those the assets file states. */
-export function assetRecord(asset: AssetInfo) {
-  return withoutUnknown({
+export function assetRecord(asset: AssetInfo): ListingAssetRecord {
+  return {
     name: asset.name,
-    can_withdraw: asset.canWithdraw,
-    can_deposit: asset.canDeposit,
-    min_withdraw: asset.minWithdraw,
-    max_withdraw: asset.maxWithdraw,
-  });
+    ...withoutUnknown({
+      can_withdraw: asset.canWithdraw,
+      can_deposit: asset.canDeposit,
+      min_withdraw: asset.minWithdraw,
+      max_withdraw: asset.maxWithdraw,
+    }),
+  };
 }
 
-export function summaryRecord({ id, summary }: ListedMarket) {
+export function summaryRecord({ id, summary }: ListedMarket): ListingSummaryRecord {
   return {
     id,
     last: summary.last,
@@ -33,7 +42,11 @@ export function summaryRecord({ id, summary }: ListedMarket) {
   };
 }
 
-export function tickerRecord(summary: MarketSummary, baseName: string, quoteName: string) {
+export function tickerRecord(
+  summary: MarketSummary,
+  baseName: string,
+  quoteName: string,
+): ListingTickerRecord {
   return {
     base_name: baseName,
     quote_name: quoteName,
@@ -44,11 +57,11 @@ export function tickerRecord(summary: MarketSummary, baseName: string, quoteName
   };
 }
 
-export function orderBookRecord(updatedAt: number, sides: BookSides) {
+export function orderBookRecord(updatedAt: number, sides: BookSides): ListingOrderBookRecord {
   return { timestamp: String(updatedAt), bids: sides.bids, asks: sides.asks };
 }
 
-export function tradeRecord(trade: TradeFigures) {
+export function tradeRecord(trade: TradeFigures): ListingTradeRecord {
   return {
     tradeID: trade.id,
     price: trade.price,

@@ -5,6 +5,8 @@ import { HistoryQuery } from '../../market/history-query';
 import { JsonNumber, toJson } from '../../market/json-number';
 import { MarketInfo } from '../../market/market-info';
 import { BookView, PriceLevel } from '../../store/state-store';
+import { WireRecord } from '../schema/wire-parts';
+import { MirrorDepth, MirrorHistory, MirrorMarket } from './mirror-schemas';
 
 /**
  * The exchange's own public REST bodies (spec 2.1-2.3): decimals are bare JSON numbers with their
@@ -26,7 +28,7 @@ export function pairsJson(markets: readonly MarketInfo[]): string {
 }
 
 /** A market record rebuilt from the modelled fields, in the field order of the exchange's captures. */
-export function marketRecord(market: MarketInfo) {
+export function marketRecord(market: MarketInfo): WireRecord<typeof MirrorMarket> {
   return {
     baseAsset: market.baseAsset,
     quoteAsset: market.quoteAsset,
@@ -52,7 +54,7 @@ function total(levels: readonly PriceLevel[]): JsonNumber {
 }
 
 /** The REST snapshot of a book: both sides ascending by price (the best bid last), exact totals. */
-export function depthRecord(instrument: string, book: BookView) {
+export function depthRecord(instrument: string, book: BookView): WireRecord<typeof MirrorDepth> {
   const entry = ([price, amount]: PriceLevel) => ({
     amount: new JsonNumber(amount),
     price: new JsonNumber(price),
@@ -69,7 +71,11 @@ export function depthRecord(instrument: string, book: BookView) {
 }
 
 /** The candle envelope of `/history`; `volume` in the base asset, `quoteVolume` exact price x amount. */
-export function historyRecord(instrument: string, query: HistoryQuery, candles: readonly Candle[]) {
+export function historyRecord(
+  instrument: string,
+  query: HistoryQuery,
+  candles: readonly Candle[],
+): WireRecord<typeof MirrorHistory> {
   return {
     success: true,
     instrument,

@@ -1,108 +1,10 @@
-import type { ParameterObject, SchemaObject } from '@nestjs/swagger';
+import type { ParameterObject } from '@nestjs/swagger';
+import { COINGECKO_SCHEMAS } from '../coingecko/coingecko-schemas';
 import { EndpointFamily, schemaRef } from './endpoint-family';
 import { EVEN_DEPTH, TICKER_ID } from './parameters';
 import { cachedJsonResponses } from './responses';
-import {
-  bookEntries,
-  decimal,
-  aggregatorLastPrice,
-  TAKER_SIDE,
-  text,
-  tradeId,
-  unixMs,
-  UPPER_PAIR,
-  UPPER_SYMBOL,
-} from './schema-parts';
 
-/** CoinGecko's spot formats: the quote asset is the `target`; decimals as strings, times and ids as JSON integers. */
-
-const PAIR: SchemaObject = {
-  type: 'object',
-  required: ['ticker_id', 'base', 'target'],
-  additionalProperties: false,
-  properties: {
-    ticker_id: text('the market as BASE_QUOTE', 'BTC_USDT', UPPER_PAIR),
-    base: text('base asset symbol', 'BTC', UPPER_SYMBOL),
-    target: text('quote (target) asset symbol', 'USDT', UPPER_SYMBOL),
-  },
-};
-
-const TICKER: SchemaObject = {
-  type: 'object',
-  description: "a market's 24-hour figures (trades with now - 24h < time <= now) and best prices",
-  required: [
-    'ticker_id',
-    'base_currency',
-    'target_currency',
-    'last_price',
-    'base_volume',
-    'target_volume',
-    'bid',
-    'ask',
-    'high',
-    'low',
-  ],
-  additionalProperties: false,
-  properties: {
-    ticker_id: text('the market as BASE_QUOTE', 'BTC_USDT', UPPER_PAIR),
-    base_currency: text('base asset symbol', 'BTC', UPPER_SYMBOL),
-    target_currency: text('quote (target) asset symbol', 'USDT', UPPER_SYMBOL),
-    last_price: aggregatorLastPrice('64946.00', 'the target asset'),
-    base_volume: decimal('24-hour volume in the base asset at the amount scale', '357.27641833'),
-    target_volume: decimal(
-      '24-hour volume in the target asset (sum of price x amount) at the price scale',
-      '23217561.97',
-    ),
-    bid: decimal('best bid of the live book at the price scale, 0 for an empty side', '64946.00'),
-    ask: decimal('best ask of the live book at the price scale, 0 for an empty side', '64966.00'),
-    high: decimal('highest trade price in 24 hours at the price scale, 0 without trades', '65023.00'),
-    low: decimal('lowest trade price in 24 hours at the price scale, 0 without trades', '64941.00'),
-  },
-};
-
-const ORDER_BOOK: SchemaObject = {
-  type: 'object',
-  required: ['ticker_id', 'timestamp', 'bids', 'asks'],
-  additionalProperties: false,
-  properties: {
-    ticker_id: text('the market as BASE_QUOTE', 'BTC_USDT', UPPER_PAIR),
-    timestamp: unixMs("the book's last update", 1795688486066),
-    bids: bookEntries('descending'),
-    asks: bookEntries('ascending'),
-  },
-  example: {
-    ticker_id: 'BTC_USDT',
-    timestamp: 1795688486066,
-    bids: [['64946.00', '0.06666296']],
-    asks: [['64966.00', '0.24337812']],
-  },
-};
-
-const TRADE: SchemaObject = {
-  type: 'object',
-  required: ['trade_id', 'price', 'base_volume', 'target_volume', 'trade_timestamp', 'type'],
-  additionalProperties: false,
-  properties: {
-    trade_id: tradeId(5013738),
-    price: decimal('price in the target asset at the price scale', '64966.00'),
-    base_volume: decimal('amount in the base asset at the amount scale', '0.54489828'),
-    target_volume: decimal('price x amount in the target asset at the price scale', '35399.86'),
-    trade_timestamp: unixMs('time of the trade', 1795688483312),
-    type: TAKER_SIDE,
-  },
-};
-
-const HISTORICAL_TRADES: SchemaObject = {
-  type: 'object',
-  description:
-    'the selected trades split by taker side, each list newest first; with `type` the other list is empty',
-  required: ['buy', 'sell'],
-  additionalProperties: false,
-  properties: {
-    buy: { type: 'array', items: schemaRef('CoingeckoTrade') },
-    sell: { type: 'array', items: schemaRef('CoingeckoTrade') },
-  },
-};
+/** The paths of CoinGecko's spot formats. */
 
 const TIME_RULE =
   'inclusive bound, Unix milliseconds, or Unix seconds for a value below 100000000000 (a bound in seconds covers its whole second)';
@@ -122,28 +24,16 @@ function timeBound(name: string, description: string): ParameterObject {
     },
   };
 }
-
 export const COINGECKO: EndpointFamily = {
   tag: { name: 'coingecko', description: "CoinGecko's spot formats" },
-  schemas: {
-    CoingeckoPair: PAIR,
-    CoingeckoPairs: { type: 'array', description: 'every listed market', items: schemaRef('CoingeckoPair') },
-    CoingeckoTicker: TICKER,
-    CoingeckoTickers: {
-      type: 'array',
-      description: 'every listed market',
-      items: schemaRef('CoingeckoTicker'),
-    },
-    CoingeckoOrderBook: ORDER_BOOK,
-    CoingeckoTrade: TRADE,
-    CoingeckoHistoricalTrades: HISTORICAL_TRADES,
-  },
+  schemas: COINGECKO_SCHEMAS,
   paths: {
     '/coingecko/pairs': {
       get: {
         operationId: 'coingeckoPairs',
         tags: ['coingecko'],
         summary: 'Every listed market: ticker_id, base and target',
+        description: 'An array with one entry per listed market; hidden markets are left out.',
         responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoPairs'), 'catalog'),
       },
     },
@@ -152,6 +42,8 @@ export const COINGECKO: EndpointFamily = {
         operationId: 'coingeckoTickers',
         tags: ['coingecko'],
         summary: 'Every listed market: last price, 24-hour volumes, high and low, best bid and ask',
+        description:
+          'An array with one record per listed market; a market without a known trade is left out, as CoinGecko requires a last price.',
         responses: cachedJsonResponses('every listed market', schemaRef('CoingeckoTickers'), 'live'),
       },
     },
@@ -160,6 +52,8 @@ export const COINGECKO: EndpointFamily = {
         operationId: 'coingeckoOrderBook',
         tags: ['coingecko'],
         summary: "A market's book: bids descending, asks ascending, full depth unless `depth` says less",
+        description:
+          'The market is named by `ticker_id`; served from the live book the gateway holds. An unknown or hidden market is a 404.',
         parameters: [TICKER_ID, EVEN_DEPTH],
         responses: cachedJsonResponses('the book', schemaRef('CoingeckoOrderBook'), 'live', {
           badRequest: true,
@@ -172,6 +66,8 @@ export const COINGECKO: EndpointFamily = {
         operationId: 'coingeckoHistoricalTrades',
         tags: ['coingecko'],
         summary: "A market's trades of the last 24 hours, newest first, split by taker side",
+        description:
+          'Trades the gateway holds of the last 24 hours, narrowed by `type`, `start_time`, `end_time` and `limit`; without the trade feed the answer is a 503.',
         parameters: [
           TICKER_ID,
           {

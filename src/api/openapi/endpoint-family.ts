@@ -1,10 +1,11 @@
-import type { PathItemObject, SchemaObject, TagObject } from '@nestjs/swagger';
+import type { PathItemObject, TagObject } from '@nestjs/swagger';
+import type { TSchema } from '@sinclair/typebox';
 
-/** One family of endpoints in the document: its tag, paths and the schemas they name. */
+/** One family of endpoints in the document: its tag, paths and the wire schemas they name. */
 export interface EndpointFamily {
   readonly tag: TagObject;
   readonly paths: Record<string, PathItemObject>;
-  readonly schemas: Record<string, SchemaObject>;
+  readonly schemas: Readonly<Record<string, TSchema>>;
 }
 
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });

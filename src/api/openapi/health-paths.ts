@@ -1,69 +1,21 @@
-import type { SchemaObject } from '@nestjs/swagger';
+import { HEALTH_SCHEMAS } from '../schema/health-schemas';
 import { EndpointFamily, schemaRef } from './endpoint-family';
 import { HEALTH_ERRORS, NO_STORE_HEADERS } from './responses';
 
 /** Liveness, readiness and metrics, for probes and Prometheus. */
 
-const LIVE: SchemaObject = {
-  type: 'object',
-  required: ['status'],
-  additionalProperties: false,
-  properties: { status: { type: 'string', enum: ['ok'] } },
-};
-
-const CHECK: SchemaObject = {
-  type: 'object',
-  description: "one role's check (api: data loaded and fresh; ingest: every owned book live); details vary",
-  required: ['ready'],
-  additionalProperties: true,
-  properties: {
-    ready: { type: 'boolean', description: 'this check passes' },
-    reason: { type: 'string', description: 'why it does not, when that is one sentence' },
-  },
-};
-
-const READINESS: SchemaObject = {
-  type: 'object',
-  description: "the store's health and one entry per check of the process's roles (api, ingest, shutdown)",
-  required: ['status', 'store'],
-  properties: {
-    status: { type: 'string', enum: ['ready', 'not ready'] },
-    sandbox: {
-      type: 'boolean',
-      enum: [true],
-      description: 'present when the data comes from the built-in sandbox exchange: simulated prices',
-    },
-    store: {
-      type: 'object',
-      required: ['reachable'],
-      additionalProperties: false,
-      properties: {
-        reachable: { type: 'boolean', description: 'the state store answered' },
-        latencyMs: { type: 'number', minimum: 0, description: "the store's answer time, milliseconds" },
-        error: { type: 'string', description: 'why it did not answer' },
-      },
-    },
-  },
-  additionalProperties: schemaRef('ReadinessCheck'),
-  example: {
-    status: 'ready',
-    store: { reachable: true, latencyMs: 0 },
-    ingest: { ready: true, instruments: 9, notLive: [], replicas: 1, unowned: 0 },
-    api: { ready: true, dataAgeMs: 295, storeReadable: true },
-  },
-};
-
 const readinessContent = { 'application/json': { schema: schemaRef('Readiness') } };
-
 export const HEALTH: EndpointFamily = {
   tag: { name: 'health', description: 'Probes and metrics; no rate limit' },
-  schemas: { Liveness: LIVE, ReadinessCheck: CHECK, Readiness: READINESS },
+  schemas: HEALTH_SCHEMAS,
   paths: {
     '/health/live': {
       get: {
         operationId: 'healthLive',
         tags: ['health'],
         summary: 'The process answers',
+        description:
+          'For liveness probes: a 200 as long as the process serves HTTP, whatever the state of the store or the exchange.',
         responses: {
           '200': { description: 'alive', content: { 'application/json': { schema: schemaRef('Liveness') } } },
           ...HEALTH_ERRORS,
@@ -75,6 +27,8 @@ export const HEALTH: EndpointFamily = {
         operationId: 'healthReady',
         tags: ['health'],
         summary: "The store answers and every check of the process's roles passes",
+        description:
+          'For readiness probes: 200 when ready, 503 with the same body when not; the body says which check fails.',
         responses: {
           '200': { description: 'ready', headers: NO_STORE_HEADERS, content: readinessContent },
           ...HEALTH_ERRORS,
@@ -92,6 +46,7 @@ export const HEALTH: EndpointFamily = {
         operationId: 'metrics',
         tags: ['health'],
         summary: 'Prometheus metrics in the text exposition format',
+        description: "For Prometheus: the process's counters, gauges and histograms.",
         responses: {
           '200': {
             description: 'the metrics',

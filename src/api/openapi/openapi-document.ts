@@ -1,4 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { CONTACT, LICENSE } from '../schema/document-info';
+import { ErrorBody } from '../schema/error-schemas';
+import { schemaComponents } from '../schema/schema-components';
 import { ASYNCAPI_PATH } from '../asyncapi/asyncapi-document';
 import { packageVersion } from '../package-version';
 import { CMC } from './cmc-paths';
@@ -8,7 +11,7 @@ import { HEALTH } from './health-paths';
 import { LISTING_HEALTH } from './listing-health-paths';
 import { LISTING } from './listing-paths';
 import { MIRROR } from './mirror-paths';
-import { ERROR_BODY, ERROR_RESPONSES, HEADERS } from './responses';
+import { ERROR_RESPONSES, HEADERS } from './responses';
 
 export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
   LISTING,
@@ -34,18 +37,28 @@ Errors are \`{ "errors": [ { "code", "message" } ] }\`. Responses are compressed
 Books, trades and tickers are also pushed over a websocket at \`GET /stream\`, which OpenAPI cannot describe:
 its AsyncAPI 3.0 document is served at \`${ASYNCAPI_PATH}\`.`;
 
-/** The OpenAPI 3.0 document of every endpoint the API serves. */
+/** The OpenAPI 3.1 document of every endpoint the API serves; its schemas are the wire schemas. */
 export function openApiDocument(version = packageVersion()): OpenAPIObject {
+  const schemas = Object.assign({ ErrorBody }, ...ENDPOINT_FAMILIES.map((family) => family.schemas));
   return {
-    openapi: '3.0.3',
-    info: { title: 'Market-data gateway', version, description: DESCRIPTION },
-    externalDocs: { description: 'the live stream at /stream (AsyncAPI 3.0)', url: ASYNCAPI_PATH },
+    openapi: '3.1.0',
+    info: {
+      title: 'Market-data gateway',
+      version,
+      description: DESCRIPTION,
+      contact: CONTACT,
+      license: LICENSE,
+    },
+    // Relative: the document describes the gateway that serves it, wherever it is deployed.
+    servers: [{ url: '/', description: 'the gateway that serves this document' }],
+    // Every endpoint is public: no credentials are asked for.
+    security: [],
     tags: ENDPOINT_FAMILIES.map((family) => family.tag),
     paths: Object.assign({}, ...ENDPOINT_FAMILIES.map((family) => family.paths)),
     components: {
-      schemas: Object.assign({ ErrorBody: ERROR_BODY }, ...ENDPOINT_FAMILIES.map((family) => family.schemas)),
+      schemas: schemaComponents(schemas, '#/components/schemas/'),
       responses: ERROR_RESPONSES,
       headers: HEADERS,
     },
-  };
+  } as OpenAPIObject;
 }

@@ -4,37 +4,6 @@ import { BODY_LIMIT_BYTES } from '../http/body-limit';
 
 /** Responses and headers shared by the endpoints, as components of the document. */
 
-export const ERROR_BODY: SchemaObject = {
-  type: 'object',
-  description: "The exchange's error body: one entry per problem, never a stack trace",
-  required: ['errors'],
-  additionalProperties: false,
-  properties: {
-    errors: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        required: ['code', 'message'],
-        additionalProperties: false,
-        properties: {
-          code: {
-            type: 'string',
-            description: 'stable, machine-readable reason',
-            example: 'unknown_instrument',
-          },
-          message: {
-            type: 'string',
-            description: 'for people; may change',
-            example: 'unknown instrument "abc_xyz"',
-          },
-        },
-      },
-    },
-  },
-  example: { errors: [{ code: 'unknown_instrument', message: 'unknown instrument "abc_xyz"' }] },
-};
-
 const integerText: SchemaObject = { type: 'string', pattern: '^[0-9]+$' };
 
 export const HEADERS: Record<string, HeaderObject> = {
