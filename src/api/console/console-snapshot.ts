@@ -5,63 +5,9 @@ import { FreshnessSample } from './console-observer';
 import { RestBudgetRow } from './rest-budget-row';
 import { syncStateLabel } from './sync-state-label';
 
-/** One row of the console's market table. */
-export interface ConsoleMarketRow {
-  /** As `/summary` keys it: `BTC_USDT`. */
-  readonly market: string;
-  readonly instrument: string;
-  /** The assets' codes, upper case (`BTC`, `USDT`): the units the page writes amounts in. */
-  readonly base: string;
-  readonly quote: string;
-  readonly status: string;
-  readonly syncState: string;
-  readonly bookVersion: number | null;
-  readonly dataAgeMs: number | null;
-  readonly lastTradeAgeMs: number | null;
-  /** As `/summary` writes it: at the market's price scale. */
-  readonly lastPrice: string | null;
-  readonly bestBid: string | null;
-  readonly bestAsk: string | null;
-  readonly spreadPercent: string | null;
-  readonly depthPlus2PercentUsd: string | null;
-  readonly depthMinus2PercentUsd: string | null;
-  readonly quoteVolume24h: string;
-  readonly quoteVolume24hUsd: string | null;
-  readonly trades24h: number;
-  readonly flags: readonly string[];
-  /** The ingest replica holding the instrument's lease; null when nobody does or it is not known. */
-  readonly owner: string | null;
-}
+import type { ConsoleMarketRow, ConsoleSnapshot } from './console-schemas';
 
-export interface ConsoleReplicas {
-  /** False when the store keeps no leases (memory): this one process ingests everything. */
-  readonly leased: boolean;
-  readonly ingest: readonly { readonly id: string; readonly expiresInMs: number; readonly owns: number }[];
-  /**
-   * API replicas register nowhere (they only read): the console knows only the one that answers,
-   * so each API replica's console names itself.
-   */
-  readonly api: readonly { readonly id: string; readonly role: string; readonly self: true }[];
-  /** Why the leases could not be read, when they could not. */
-  readonly error: string | null;
-}
-
-export interface ConsoleSnapshot {
-  readonly view: 'console';
-  readonly generatedAt: number;
-  readonly staleAfterMs: number;
-  /** The data comes from the built-in sandbox exchange: simulated prices. */
-  readonly sandbox: boolean;
-  readonly store: { readonly reachable: boolean; readonly kind: 'redis' | 'memory' };
-  readonly markets: readonly ConsoleMarketRow[];
-  /** Each upstream connection's state; null when this process does not ingest (role `api`). */
-  readonly upstream: readonly { readonly name: string; readonly state: string }[] | null;
-  /** The REST budget in use; null when this process does not ingest (role `api`). */
-  readonly restBudget: readonly RestBudgetRow[] | null;
-  readonly replicas: ConsoleReplicas;
-  readonly events: readonly ConsoleEvent[];
-  readonly freshness: readonly FreshnessSample[];
-}
+export type { ConsoleMarketRow, ConsoleReplicas, ConsoleSnapshot } from './console-schemas';
 
 export interface ConsoleSnapshotInput {
   readonly now: number;

@@ -8,6 +8,7 @@ import { ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
 import { tradeFigures } from '../views/trade-figures';
 import { ConsoleObserver } from './console-observer';
+import type { MarketDetail } from './console-schemas';
 import { ConsoleSnapshot, consoleSnapshot } from './console-snapshot';
 import { ServerSentFeed } from './server-sent-feed';
 import { StatusSnapshot, statusSnapshot } from './status-snapshot';
@@ -20,21 +21,7 @@ const DETAIL_TRADES = 50;
  * One market's book and newest trades, for the console's market page, in the listing endpoints'
  * published form: prices at the market's price scale, amounts at its amount scale.
  */
-export interface MarketDetail {
-  readonly market: string;
-  readonly base: string;
-  readonly quote: string;
-  readonly version: number | null;
-  readonly bids: readonly (readonly [string, string])[];
-  readonly asks: readonly (readonly [string, string])[];
-  readonly trades: readonly {
-    readonly id: string;
-    readonly price: string;
-    readonly amount: string;
-    readonly side: string;
-    readonly time: number;
-  }[];
-}
+export type { MarketDetail };
 
 /**
  * What the two pages show, built from the API's copy of the stored state, the listing-health report

@@ -1,26 +1,8 @@
 import { ConsoleEvent } from './console-event';
 
-/** A market as the public status page shows it: live, or its data stale. */
-export interface StatusMarket {
-  readonly market: string;
-  readonly state: 'live' | 'stale';
-  readonly dataAgeMs: number | null;
-}
+import type { StatusSnapshot } from './console-schemas';
 
-export interface StatusIncident {
-  readonly at: number;
-  readonly market: string | null;
-  readonly message: string;
-}
-
-export interface StatusSnapshot {
-  readonly view: 'status';
-  readonly generatedAt: number;
-  /** The data comes from the built-in sandbox exchange: simulated prices. */
-  readonly sandbox: boolean;
-  readonly markets: readonly StatusMarket[];
-  readonly incidents: readonly StatusIncident[];
-}
+export type { StatusIncident, StatusMarket, StatusSnapshot } from './console-schemas';
 
 /** Incidents shown: the newest, enough for a day of an unsteady market. */
 const INCIDENTS_SHOWN = 50;
