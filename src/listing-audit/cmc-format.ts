@@ -78,6 +78,9 @@ function summaryFigures(body: JsonValue): Map<string, MarketFigures> {
   return figures;
 }
 
+/** The field rules of each record, by record: what the format's readers check. */
+export const CMC_RECORD_RULES = { summary: SUMMARY, asset: ASSET, ticker: TICKER, book: BOOK, trade: TRADE };
+
 export const CMC_FORMAT: AuditFormat = {
   name: 'cmc',
   gzipRequired: true,

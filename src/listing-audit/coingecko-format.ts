@@ -76,6 +76,9 @@ function claims(list: JsonValue[], where: string, base: string, quote: string): 
   }));
 }
 
+/** The field rules of each record, by record: what the format's readers check. */
+export const COINGECKO_RECORD_RULES = { pair: PAIR, ticker: TICKER, book: BOOK, trade: TRADE };
+
 export const COINGECKO_FORMAT: AuditFormat = {
   name: 'coingecko',
   gzipRequired: false,

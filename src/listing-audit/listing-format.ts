@@ -64,6 +64,15 @@ function summaryFigures(body: JsonValue): Map<string, MarketFigures> {
   return figures;
 }
 
+/** The field rules of each record, by record: what the format's readers check. */
+export const LISTING_RECORD_RULES = {
+  asset: ASSET,
+  summary: SUMMARY,
+  ticker: TICKER,
+  book: BOOK,
+  trade: TRADE,
+};
+
 export const LISTING_FORMAT: AuditFormat = {
   name: 'listing',
   gzipRequired: false,
