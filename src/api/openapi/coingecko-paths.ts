@@ -20,7 +20,7 @@ function timeBound(name: string, description: string): ParameterObject {
       format: 'int64',
       minimum: 0,
       maximum: 9999999999999999,
-      example: 1795688400000,
+      examples: [1795688400000],
     },
   };
 }
@@ -82,7 +82,7 @@ export const COINGECKO: EndpointFamily = {
             in: 'query',
             required: false,
             description: 'the newest N trades that match, both sides together; 0 or absent: all of them',
-            schema: { type: 'integer', minimum: 0, maximum: 999999999, default: 0, example: 200 },
+            schema: { type: 'integer', minimum: 0, maximum: 999999999, default: 0, examples: [200] },
           },
           timeBound('start_time', 'the oldest trade time'),
           timeBound('end_time', 'the newest trade time'),

@@ -14,7 +14,7 @@ function dateQuery(name: string, description: string) {
     in: 'query' as const,
     required: true,
     description: `${description}, UTC, YYYY-MM-DDThh:mm:ss with an optional fraction and Z`,
-    schema: { type: 'string', pattern: EXCHANGE_TIME, example: '2026-11-26T00:00:00' },
+    schema: { type: 'string', pattern: EXCHANGE_TIME, examples: ['2026-11-26T00:00:00'] },
   };
 }
 export const MIRROR: EndpointFamily = {

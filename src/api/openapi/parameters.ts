@@ -10,7 +10,7 @@ export function instrumentPath(name: string, example: string): ParameterObject {
     description:
       'the market as `base_quote`, in any letter case, with `_` or `-` between the assets; an unknown or ' +
       'hidden market is a 404',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9]+[_-][A-Za-z0-9]+$', example },
+    schema: { type: 'string', pattern: '^[A-Za-z0-9]+[_-][A-Za-z0-9]+$', examples: [example] },
   };
 }
 
@@ -20,7 +20,7 @@ export const TICKER_ID: ParameterObject = {
   required: true,
   description:
     'the market as `BASE_QUOTE`, in any letter case, with `_` or `-`; absent, empty or repeated is a 400',
-  schema: { type: 'string', example: 'BTC_USDT' },
+  schema: { type: 'string', examples: ['BTC_USDT'] },
 };
 
 export const EVEN_DEPTH: ParameterObject = {
@@ -29,7 +29,7 @@ export const EVEN_DEPTH: ParameterObject = {
   required: false,
   description:
     'levels in all: 0 or absent for the full book, an even N for N/2 levels per side; an odd N is a 400',
-  schema: { type: 'integer', minimum: 0, maximum: 999999999, multipleOf: 2, default: 0, example: 100 },
+  schema: { type: 'integer', minimum: 0, maximum: 999999999, multipleOf: 2, default: 0, examples: [100] },
 };
 
 export const CMC_DEPTH: ParameterObject = {
@@ -39,7 +39,14 @@ export const CMC_DEPTH: ParameterObject = {
   description:
     "levels in all: 0 or absent for the full book, else N for N/2 levels per side; CoinMarketCap's own list of " +
     'values includes 5, so an odd N gives (N - 1)/2 per side, and 1, which would give none, is a 400',
-  schema: { type: 'integer', minimum: 0, maximum: 999999999, not: { enum: [1] }, default: 0, example: 100 },
+  schema: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 999999999,
+    not: { enum: [1] },
+    default: 0,
+    examples: [100],
+  },
 };
 
 export const LEVEL: ParameterObject = {

@@ -11,7 +11,7 @@ export const HEADERS: Record<string, HeaderObject> = {
     required: true,
     description:
       'weak tag of the body; the same state gives the same tag, and `If-None-Match` with it gets a 304',
-    schema: { type: 'string', example: 'W/"0R-Imrhxc7WALLJsIJjt2HDkv4o"' },
+    schema: { type: 'string', examples: ['W/"0R-Imrhxc7WALLJsIJjt2HDkv4o"'] },
   },
   CacheLive: {
     required: true,
@@ -32,11 +32,11 @@ export const HEADERS: Record<string, HeaderObject> = {
   DataAge: {
     required: true,
     description: 'milliseconds since the data behind the body was last known current; `unknown` before any',
-    schema: { type: 'string', pattern: '^([0-9]+|unknown)$', example: '207' },
+    schema: { type: 'string', pattern: '^([0-9]+|unknown)$', examples: ['207'] },
   },
   LastModified: {
     description: 'when the data behind the body was last known current (HTTP date); absent before any',
-    schema: { type: 'string', example: 'Thu, 26 Nov 2026 10:21:29 GMT' },
+    schema: { type: 'string', examples: ['Thu, 26 Nov 2026 10:21:29 GMT'] },
   },
   DataStale: {
     description:
@@ -51,25 +51,25 @@ export const HEADERS: Record<string, HeaderObject> = {
   RateLimitLimit: {
     description:
       'requests a client may make per minute (`RATE_LIMIT_PER_MINUTE`); absent when there is no limit',
-    schema: { ...integerText, example: '1200' },
+    schema: { ...integerText, examples: ['1200'] },
   },
   RateLimitRemaining: {
     description: "requests left in the client's current window",
-    schema: { ...integerText, example: '1185' },
+    schema: { ...integerText, examples: ['1185'] },
   },
   RateLimitReset: {
     description: "seconds until the client's window ends",
-    schema: { ...integerText, example: '57' },
+    schema: { ...integerText, examples: ['57'] },
   },
   RetryAfter: {
     description: 'seconds to wait before the next request',
-    schema: { ...integerText, example: '57' },
+    schema: { ...integerText, examples: ['57'] },
   },
   RequestId: {
     required: true,
     description:
       "the request's id as the logs name it: the caller's own `X-Request-Id` when it is sane, else a new UUID",
-    schema: { type: 'string', example: '01a2fd66-ed1e-4e85-a0a0-8acaba7bcb39' },
+    schema: { type: 'string', examples: ['01a2fd66-ed1e-4e85-a0a0-8acaba7bcb39'] },
   },
 };
 
