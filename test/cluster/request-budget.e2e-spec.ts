@@ -5,6 +5,7 @@ import { RedisRequestBudget } from '../../src/upstream/rest/redis-request-budget
 import { RestFamily } from '../../src/upstream/rest/request-budget';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import {
+  countedPermits,
   hammer,
   MIN_OCCUPIED_SHARE,
   mostInOneWindow,
@@ -98,19 +99,28 @@ describe('RedisRequestBudget on a Redis Cluster', () => {
       { REDIS_URL: cluster.urls[0], REDIS_CLUSTER: true, REDIS_PREFIX: `${prefix}-crash` },
       { windowMs: WINDOW_MS, marginMs: MARGIN_MS, leaseMs, limits: { frontoffice: 1 } },
     );
+    const admin = new Redis.Cluster([
+      { host: new URL(cluster.urls[0]).hostname, port: Number(new URL(cluster.urls[0]).port) },
+    ]);
     try {
       await Promise.all([crashed.connected(5000), survivor.connected(5000)]);
       await crashed.acquire('frontoffice');
       // It stops without releasing, as a killed process would: no release, no renewal.
       await crashed.close();
-      const start = performance.now();
+      const permitsKey = budgetKeys(`${prefix}-crash`, 'frontoffice').permits;
+      const crashedPermits = await countedPermits(admin, permitsKey);
+      expect(crashedPermits.size).toBe(1);
+      const [[crashedSeat, crashedUntil]] = [...crashedPermits];
       const permit = await survivor.acquire('frontoffice');
-      const waited = performance.now() - start;
-      expect(waited).toBeGreaterThan((2 / 3) * leaseMs - 50);
-      // A renewal, which only a live holder makes, would have kept it past two leases.
-      expect(waited).toBeLessThan(2 * leaseMs);
+      // Granted only once the crashed permit's lease, never renewed since, had run out: the
+      // survivor's lease starts no earlier than the end of the crashed one.
+      const permits = await countedPermits(admin, permitsKey);
+      expect(permits.has(crashedSeat)).toBe(false);
+      expect(permits.size).toBe(1);
+      expect([...permits.values()][0]).toBeGreaterThanOrEqual(crashedUntil + leaseMs - 0.01);
       permit.release();
     } finally {
+      admin.disconnect();
       await Promise.all([crashed.close(), survivor.close()]);
     }
   });

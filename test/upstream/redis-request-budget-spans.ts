@@ -1,3 +1,4 @@
+import type { Cluster, Redis } from 'ioredis';
 import { RequestBudget, RestFamily } from '../../src/upstream/rest/request-budget';
 
 /** One request under a budget: the exchange counts it at some moment between grant and release. */
@@ -73,3 +74,14 @@ export async function hammer(
  * benchmark's figure (`npm run bench -- --only request-budget`).
  */
 export const MIN_OCCUPIED_SHARE = 0.6;
+
+/** The permits a family's budget counts: seat -> Redis time (ms) at which each stops counting. */
+export async function countedPermits(
+  redis: Redis | Cluster,
+  permitsKey: string,
+): Promise<Map<string, number>> {
+  const flat = await redis.zrange(permitsKey, '0', '-1', 'WITHSCORES');
+  const permits = new Map<string, number>();
+  for (let index = 0; index < flat.length; index += 2) permits.set(flat[index], Number(flat[index + 1]));
+  return permits;
+}

@@ -7,7 +7,13 @@ import { budgetKeys } from '../../src/upstream/rest/redis-budget-scripts';
 import { RedisRequestBudget, RedisRequestBudgetOptions } from '../../src/upstream/rest/redis-request-budget';
 import { RequestPermit } from '../../src/upstream/rest/request-budget';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
-import { hammer, MIN_OCCUPIED_SHARE, mostInOneWindow, occupiedMs } from './redis-request-budget-spans';
+import {
+  countedPermits,
+  hammer,
+  MIN_OCCUPIED_SHARE,
+  mostInOneWindow,
+  occupiedMs,
+} from './redis-request-budget-spans';
 
 /** A short window, so that a few seconds hold many windows' worth of permits. */
 const WINDOW_MS = 300;
@@ -162,7 +168,7 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     const waiter = await replicas.open({ leaseMs });
 
     // Alive: the holder renews its lease, so a request three leases long keeps its permit.
-    let start = performance.now();
+    const start = performance.now();
     const long = await timedAcquire(holder, start);
     const waiting = timedAcquire(waiter, start);
     await sleep(3 * leaseMs);
@@ -183,13 +189,18 @@ describe('RedisRequestBudget shared by replicas in one Redis', () => {
     await crashed.connected(5000);
     await crashed.acquire('frontoffice');
     crashedClient.disconnect();
-    start = performance.now();
-    const afterCrash = await timedAcquire(waiter, start);
-    // The lease runs from the grant or the last renewal, a third of a lease apart at most; one more
-    // renewal, which only a live holder makes, would have kept the permit past two leases.
-    expect(afterCrash.at).toBeGreaterThan((2 / 3) * leaseMs - 50);
-    expect(afterCrash.at).toBeLessThan(2 * leaseMs);
-    afterCrash.permit.release();
+    const permitsKey = budgetKeys(replicas.prefix, 'frontoffice').permits;
+    const crashedPermits = await countedPermits(admin, permitsKey);
+    expect(crashedPermits.size).toBe(1);
+    const [[crashedSeat, crashedUntil]] = [...crashedPermits];
+    const afterCrash = await waiter.acquire('frontoffice');
+    // Granted only once the crashed permit's lease, never renewed since, had run out: the waiter's
+    // lease starts no earlier than the end of the crashed one.
+    const permits = await countedPermits(admin, permitsKey);
+    expect(permits.has(crashedSeat)).toBe(false);
+    expect(permits.size).toBe(1);
+    expect([...permits.values()][0]).toBeGreaterThanOrEqual(crashedUntil + leaseMs - 0.01);
+    afterCrash.release();
     await crashed.close();
   });
 
