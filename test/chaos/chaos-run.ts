@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from '../bench/machine';
 import { chaosMarkdown } from './chaos-report';
 import { RedisTopology } from './chaos-redis';
+import { CHAOS_SCENARIOS, ChaosScenarioName, isChaosScenario } from './chaos-scenarios';
 import { ChaosMode } from './chaos-stack';
 import { ChaosFaultKind, faultKindsOf } from './fault-schedule';
-import { runChaos } from './run-chaos';
+import { ChaosResult, runChaos } from './run-chaos';
 
 /**
  * The chaos run, out of the test suite (npm run chaos). Needs a current build: the gateway runs as
@@ -16,9 +17,11 @@ import { runChaos } from './run-chaos';
  *   npm run chaos -- --mode multi --seed 7          three ingest and two API processes
  *   npm run chaos -- --minutes 1 --faults silence,redis-restart
  *   npm run chaos -- --mode multi --redis sentinel  on a primary, two replicas and three Sentinels
+ *   npm run chaos -- --only sentinel                a named scenario (several: --only single,sentinel)
  *
- * Writes `chaos-<mode>-<seed>.json` and `.md` (`chaos-<mode>-sentinel-<seed>` on Sentinels) to
- * `--out` (default reliability-results/). With GATEWAY_LOG_DIR set, each process's log is kept there.
+ * Writes `chaos-<mode>-<seed>.json` and `.md` (`chaos-<mode>-sentinel-<seed>` on Sentinels;
+ * `chaos-<scenario>` for a named one) to `--out` (default reliability-results/). With GATEWAY_LOG_DIR
+ * set, each process's log is kept there. Exits 1 when any run was not clean.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -30,9 +33,29 @@ async function main(): Promise<void> {
       flow: { type: 'string', default: '10' },
       'converge-timeout': { type: 'string', default: '60' },
       faults: { type: 'string' },
+      only: { type: 'string' },
       out: { type: 'string', default: 'reliability-results' },
     },
   });
+  const directory = resolve(values.out);
+  const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+  if (values.only !== undefined) {
+    const names = values.only.split(',');
+    const unknown = names.filter((name) => !isChaosScenario(name));
+    if (unknown.length)
+      throw new Error(
+        `unknown scenarios ${unknown.join(', ')}; known: ${Object.keys(CHAOS_SCENARIOS).join(', ')}`,
+      );
+    let clean = true;
+    for (const name of names as ChaosScenarioName[]) {
+      const scenario = CHAOS_SCENARIOS[name];
+      log(`scenario ${name}: ${scenario.description}`);
+      const result = await runChaos({ ...scenario.options, log });
+      clean = report(result, `npm run chaos -- --only ${name}`, resolve(directory, `chaos-${name}`)) && clean;
+    }
+    process.exitCode = clean ? 0 : 1;
+    return;
+  }
   const mode = values.mode as ChaosMode;
   if (mode !== 'single' && mode !== 'multi') throw new Error('--mode is single or multi');
   const topology = values.redis as RedisTopology;
@@ -52,17 +75,24 @@ async function main(): Promise<void> {
     flowRate: Number(values.flow),
     convergeTimeoutMs: Number(values['converge-timeout']) * 1_000,
     kinds,
-    log: (line) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`),
+    log,
   });
-  const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
-  const markdown = chaosMarkdown(result, command, describeMachine());
-  const directory = resolve(values.out);
-  mkdirSync(directory, { recursive: true });
   const base = resolve(directory, `chaos-${mode}${topology === 'sentinel' ? '-sentinel' : ''}-${seed}`);
+  process.exitCode = report(result, command, base) ? 0 : 1;
+}
+
+function log(line: string): void {
+  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
+/** Writes the run's JSON and Markdown next to `base`, prints the Markdown; true when the run was clean. */
+function report(result: ChaosResult, command: string, base: string): boolean {
+  const markdown = chaosMarkdown(result, command, describeMachine());
+  mkdirSync(dirname(base), { recursive: true });
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${base}.md`, `${markdown}\n`);
   process.stdout.write(`\n${markdown}\n\nWritten to ${base}.json and ${base}.md\n`);
-  const clean =
+  return (
     result.lostTrades.length === 0 &&
     result.doubledTrades.length === 0 &&
     result.vanishedTrades.length === 0 &&
@@ -71,8 +101,8 @@ async function main(): Promise<void> {
     result.owners.tokenRegressions.length === 0 &&
     result.load.failed === 0 &&
     result.faults.every((fault) => fault.converged) &&
-    result.finalConvergence.converged;
-  process.exitCode = clean ? 0 : 1;
+    result.finalConvergence.converged
+  );
 }
 
 main().then(

@@ -1,17 +1,13 @@
 import { ChaosFaultKind } from './fault-schedule';
 import { ChaosResult, runChaos } from './run-chaos';
 
-/** Every fault of a replicated Redis once, an ingest process killed, and two of the sandbox's. */
-const KINDS: readonly ChaosFaultKind[] = [
-  'failover',
-  'primary-kill',
-  'primary-kill-in-burst',
-  'primary-pause',
-  'primary-sleep',
-  'ingest-kill',
-  'drop-connections',
-  'skip-version',
-];
+/**
+ * The two faults that only this stack injects: the primary killed while the books move fast (a
+ * failover under load), and the primary paused past the command timeout (the owners stall on it
+ * while the Sentinels may already name another). Every fault of a replicated Redis, and a process
+ * kill, come in `npm run chaos -- --only sentinel`; test/sentinel covers a forced failover.
+ */
+const KINDS: readonly ChaosFaultKind[] = ['primary-kill-in-burst', 'primary-pause'];
 
 const CONVERGE_BOUND_MS = 30_000;
 
@@ -48,11 +44,9 @@ describe('chaos, short, on Redis Sentinel', () => {
     expect(result.finalConvergence).toMatchObject({ converged: true });
   });
 
-  it('fails the primary over when it is killed or a failover is forced', () => {
-    const failedOver = result.faults.filter((fault) =>
-      ['failover', 'primary-kill', 'primary-kill-in-burst'].includes(fault.kind),
-    );
-    for (const fault of failedOver) expect(fault.primary?.to).not.toBe(fault.primary?.from);
+  it('fails the primary over when it is killed', () => {
+    const killed = result.faults.find((fault) => fault.kind === 'primary-kill-in-burst');
+    expect(killed?.primary?.to).not.toBe(killed?.primary?.from);
   });
 
   it('loses, doubles or withdraws no trade, and never serves a crossed book or a trade the exchange did not make', () => {
@@ -72,6 +66,7 @@ describe('chaos, short, on Redis Sentinel', () => {
   it('never lets a lease be taken while it still runs, nor a fencing token go back', () => {
     expect(result.owners.notableChanges.filter((change) => change.cause === 'unexplained')).toEqual([]);
     expect(result.owners.tokenRegressions).toEqual([]);
-    expect(result.owners.samples).toBeGreaterThan(100);
+    // Sampled all along: a few times a second, through a dozen seconds of each fault at least.
+    expect(result.owners.samples).toBeGreaterThan(20 * KINDS.length);
   });
 });
