@@ -13,8 +13,10 @@ const PATHS = ['/summary', '/ticker', '/orderbook/BTC_USDT?depth=20', '/trades/B
 
 /**
  * The whole service on a replicated Redis behind three Sentinels, while aggregators poll the API and
- * the market moves: the primary fails over (forced, killed, paused), and afterwards the store holds
- * exactly the exchange's books and trades, no API request failed, and no instrument had two owners.
+ * the market moves: the primary fails over (forced, killed), and afterwards the store holds exactly
+ * the exchange's books and trades, no API request failed, and no instrument had two owners. The
+ * primary paused past the command timeout is a fault of the chaos suite on Sentinels, with three
+ * ingest processes whose leases it watches.
  */
 describe('a Redis behind Sentinels failing over', () => {
   let set: SentinelSet;
@@ -108,19 +110,5 @@ describe('a Redis behind Sentinels failing over', () => {
     } finally {
       await queue.close();
     }
-  }, 60_000);
-
-  it('the primary paused for longer than the command timeout', async () => {
-    await setFlow(stack.sandbox, FLOW);
-    await sleep(500);
-    const primary = set.connect(await set.primary());
-    try {
-      await primary.call('CLIENT', 'PAUSE', '2500', 'ALL');
-    } finally {
-      primary.disconnect();
-    }
-    await sleep(3_000);
-    await expectConverges(stack.sandbox, stack.store, LISTED, 20_000);
-    expectNothingFailed();
   }, 60_000);
 });
