@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from '../bench/machine';
 import { chaosMarkdown } from './chaos-report';
 import { RedisTopology } from './chaos-redis';
-import { CHAOS_SCENARIOS, ChaosScenarioName, isChaosScenario } from './chaos-scenarios';
+import { CHAOS_SCENARIOS, ChaosScenario, ChaosScenarioName, isChaosScenario } from './chaos-scenarios';
 import { ChaosMode } from './chaos-stack';
 import { ChaosFaultKind, faultKindsOf } from './fault-schedule';
 import { ChaosResult, runChaos } from './run-chaos';
@@ -18,6 +19,9 @@ import { ChaosResult, runChaos } from './run-chaos';
  *   npm run chaos -- --minutes 1 --faults silence,redis-restart
  *   npm run chaos -- --mode multi --redis sentinel  on a primary, two replicas and three Sentinels
  *   npm run chaos -- --only sentinel                a named scenario (several: --only single,sentinel)
+ *
+ * The scenarios (chaos-scenarios.ts): `single` and `sentinel`, the full fault lists of the two chaos
+ * suites, and `stream-replicas`, that suite through every fault of the sandbox.
  *
  * Writes `chaos-<mode>-<seed>.json` and `.md` (`chaos-<mode>-sentinel-<seed>` on Sentinels;
  * `chaos-<scenario>` for a named one) to `--out` (default reliability-results/). With GATEWAY_LOG_DIR
@@ -48,8 +52,12 @@ async function main(): Promise<void> {
       );
     let clean = true;
     for (const name of names as ChaosScenarioName[]) {
-      const scenario = CHAOS_SCENARIOS[name];
+      const scenario: ChaosScenario = CHAOS_SCENARIOS[name];
       log(`scenario ${name}: ${scenario.description}`);
+      if ('suite' in scenario) {
+        clean = runSuite(scenario.suite, scenario.env) && clean;
+        continue;
+      }
       const result = await runChaos({ ...scenario.options, log });
       clean = report(result, `npm run chaos -- --only ${name}`, resolve(directory, `chaos-${name}`)) && clean;
     }
@@ -79,6 +87,16 @@ async function main(): Promise<void> {
   });
   const base = resolve(directory, `chaos-${mode}${topology === 'sentinel' ? '-sentinel' : ''}-${seed}`);
   process.exitCode = report(result, command, base) ? 0 : 1;
+}
+
+/** Runs one Jest suite in its long version; true when it passed. */
+function runSuite(suite: string, env: Readonly<Record<string, string>>): boolean {
+  const jest = resolve(__dirname, '../../node_modules/jest/bin/jest.js');
+  const run = spawnSync(process.execPath, [jest, suite], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return run.status === 0;
 }
 
 function log(line: string): void {

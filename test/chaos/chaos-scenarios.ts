@@ -1,11 +1,13 @@
 import { ChaosFaultKind } from './fault-schedule';
 import { ChaosOptions } from './run-chaos';
 
-/** A chaos run with a name, for `npm run chaos -- --only <name>`. */
-export interface ChaosScenario {
-  readonly description: string;
-  readonly options: Omit<ChaosOptions, 'log'>;
-}
+/**
+ * A long run with a name, for `npm run chaos -- --only <name>`: a chaos run, or a suite whose short
+ * version the test suite runs and whose long one the environment given here switches on.
+ */
+export type ChaosScenario =
+  | { readonly description: string; readonly options: Omit<ChaosOptions, 'log'> }
+  | { readonly description: string; readonly suite: string; readonly env: Readonly<Record<string, string>> };
 
 const CONVERGE_BOUND_MS = 30_000;
 
@@ -34,8 +36,8 @@ const SENTINEL_KINDS: readonly ChaosFaultKind[] = [
 ];
 
 /**
- * The long versions of the chaos suites: the suites keep the faults only a chaos run can inject,
- * once each; these run every kind of the list.
+ * The long versions of suites: the chaos suites keep the faults only a chaos run can inject, and
+ * stream-replicas a few of the sandbox's; these run every kind of their list.
  */
 export const CHAOS_SCENARIOS = {
   single: {
@@ -64,6 +66,11 @@ export const CHAOS_SCENARIOS = {
       convergeTimeoutMs: CONVERGE_BOUND_MS,
       kinds: SENTINEL_KINDS,
     },
+  },
+  'stream-replicas': {
+    description: 'stream readers on two API replicas through every fault of the sandbox',
+    suite: 'test/scale/stream-replicas.e2e-spec.ts',
+    env: { CHAOS_EVERY_FAULT: '1' },
   },
 } satisfies Record<string, ChaosScenario>;
 
