@@ -42,6 +42,8 @@ module.exports = {
   workerIdleMemoryLimit: '512MB',
   // Integration suites start real servers; a global option, so it cannot live in the e2e project.
   testTimeout: 30000,
+  // The longest suites first, also on a fresh clone, so that the two workers finish together.
+  testSequencer: path.join(__dirname, 'scripts/slowest-first-sequencer.js'),
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '\\.spec\\.ts$' },
     {
