@@ -133,12 +133,10 @@ describe('read batching', () => {
     try {
       const texts: string[] = [];
       client.on('message', (data) => texts.push(String(data)));
-      const opened = performance.now();
+      // Seen once the pause ends; a socket left paused would not see it at all (the test would time out).
       const [code] = (await once(client, 'close')) as [number];
       expect(texts).toEqual(['first', 'last']);
       expect(code).toBe(1001);
-      // Seen once the pause ends; a socket left paused would not see it at all.
-      expect(performance.now() - opened).toBeLessThan(10_000);
     } finally {
       await close();
     }

@@ -201,10 +201,9 @@ describe('gateway client: sandbox faults', () => {
     // The next connection opens, and its WebAuthenticateUser is ignored while the gateway is silent.
     await waitUntil(() => client.state === 'authenticating', 10_000, 'authenticating');
     sandbox.exchange.faults.set('silence', false);
-    const started = Date.now();
+    // Pong timeouts of 300 ms, against a request timeout of 30 s: a login that waited the request
+    // out would not be connected before whenConnected gives up, at half of it.
     await client.whenConnected(15_000);
-    // Pong timeouts of 300 ms, against a request timeout of 30 s.
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('malformed-frame: skips and counts the frames, the connection stays up', async () => {
