@@ -66,7 +66,7 @@ describe('chaos, short, on Redis Sentinel', () => {
   it('never lets a lease be taken while it still runs, nor a fencing token go back', () => {
     expect(result.owners.notableChanges.filter((change) => change.cause === 'unexplained')).toEqual([]);
     expect(result.owners.tokenRegressions).toEqual([]);
-    // Sampled all along: a few times a second, through a dozen seconds of each fault at least.
-    expect(result.owners.samples).toBeGreaterThan(20 * KINDS.length);
+    // Sampled all along: a few times a second, through several seconds of each fault.
+    expect(result.owners.samples).toBeGreaterThan(10 * KINDS.length);
   });
 });

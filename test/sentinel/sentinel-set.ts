@@ -21,8 +21,21 @@ export interface SetProcess {
   restart(): Promise<void>;
 }
 
-/** Data nodes take DEBUG SLEEP from loopback clients, to stall a primary as a long command would. */
-const DATA_NODE_ARGS = ['--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'];
+/**
+ * Data nodes take DEBUG SLEEP from loopback clients, to stall a primary as a long command would. A
+ * full sync starts at once: by default a primary waits 5 s for more replicas to share it, on every
+ * replica that joins, a killed node started again empty among them.
+ */
+const DATA_NODE_ARGS = [
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--enable-debug-command',
+  'local',
+  '--repl-diskless-sync-delay',
+  '0',
+];
 
 /**
  * One primary, two replicas and three Sentinels on free loopback ports, without persistence. The
