@@ -11,12 +11,11 @@ const ROOT = path.join(__dirname, '..');
  */
 const KNOWN_SECONDS = {
   'test/ingest/catalog-without-gateway.e2e-spec.ts': 51,
-  'test/chaos/chaos-sentinel.e2e-spec.ts': 45,
-  'test/scale/stream-replicas.e2e-spec.ts': 38,
+  'test/chaos/chaos-sentinel.e2e-spec.ts': 35,
+  'test/scale/stream-replicas.e2e-spec.ts': 31,
   'test/ingest/gateway-delta-faults.e2e-spec.ts': 31,
   'test/ops/graceful-shutdown.e2e-spec.ts': 29,
   'test/ingest/hub-delta-faults.e2e-spec.ts': 28,
-  'test/sentinel/failover.e2e-spec.ts': 25,
   'test/chaos/chaos.e2e-spec.ts': 19,
   'test/ingest/gateway-connection-faults.e2e-spec.ts': 20,
   'test/ingest/hub-connection-faults.e2e-spec.ts': 20,
@@ -29,6 +28,7 @@ const KNOWN_SECONDS = {
   'test/console/console-figures.e2e-spec.ts': 15,
   'test/scale/job-scheduler.e2e-spec.ts': 15,
   'test/api/mirror.e2e-spec.ts': 14,
+  'test/sentinel/failover.e2e-spec.ts': 13,
   'test/fuzz/gateway-frames.e2e-spec.ts': 14,
   'test/ingest/assets-file.e2e-spec.ts': 14,
   'test/api/stream-slow-reader.e2e-spec.ts': 14,
