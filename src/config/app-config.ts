@@ -23,8 +23,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Every setting of the service, read from the environment once at boot, in the order of the README's
- * table. Defaults are the values a single process on a laptop needs (`npm ci && npm start`).
+ * Every setting of the service, read from the environment once at boot. Each doc comment is the
+ * setting's description in docs/configuration.md (`npm run config-table`). Defaults are the values a
+ * single process on a laptop needs (`npm ci && npm start`).
  */
 export class AppConfig {
   // The process: what it runs, what it logs, how it stops.
@@ -33,6 +34,7 @@ export class AppConfig {
   @OneOf(Object.values(Role))
   ROLE: Role = Role.All;
 
+  /** The least severe level logged: fatal, error, warn, info, debug, trace, or silent for none. */
   @OneOf(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 

@@ -11,7 +11,7 @@ describe("the package README's configuration table", () => {
   const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]));
 
   it('is there', () => {
-    expect(table).toContain('| Variable | Default | Meaning |');
+    expect(table).toContain('| Setting | Default | Description |');
   });
 
   it('documents every setting of SandboxConfig', () => {
