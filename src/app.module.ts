@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ApiModule } from './api/api.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { Tuning } from './config/tuning';
 import { ingests, servesApi } from './config/role';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './health/observability.module';
@@ -16,7 +17,7 @@ import { UpstreamSettings } from './upstream/upstream-settings';
  */
 @Module({})
 export class AppModule {
-  static forRole(config: AppConfig, upstream?: UpstreamSettings): DynamicModule {
+  static forRole(config: AppConfig, upstream?: UpstreamSettings, tuning = new Tuning()): DynamicModule {
     const ingestModules = ingests(config.ROLE)
       ? [UpstreamModule.forRoot(requireUpstream(upstream)), IngestModule.forRoot(config)]
       : [];
@@ -24,7 +25,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, tuning),
         ObservabilityModule,
         StoreModule.forRoot(),
         ...ingestModules,

@@ -7,6 +7,7 @@ import { HttpApi } from './api/http-api';
 import { AppModule } from './app.module';
 import { servesApi } from './config/role';
 import { AppConfig } from './config/app-config';
+import { Tuning } from './config/tuning';
 import { operationsOptions } from './health/fastify-operations';
 import { Readiness } from './health/readiness';
 import { HttpDrain } from './lifecycle/drain-http';
@@ -34,18 +35,19 @@ export interface RunningApp {
 /**
  * Starts the gateway application for `config.ROLE` on `PORT` (0 picks a free port). `logger` is
  * Nest's (a `LoggerService` such as `NestPinoLogger`, or Nest's console logger at these levels),
- * `httpLogger` the HTTP server's (none by default).
+ * `httpLogger` the HTTP server's (none by default). `tuning` is the defaults but in tests.
  */
 export async function startApp(
   config: AppConfig,
   upstream?: UpstreamSettings,
   logger: LoggerService | LogLevel[] | false = ['error', 'warn', 'log'],
   httpLogger?: PinoLogger,
+  tuning = new Tuning(),
 ): Promise<RunningApp> {
   restoreFastStringPrototype();
-  const http = new HttpApi(config, servesApi(config.ROLE));
+  const http = new HttpApi(config, tuning, servesApi(config.ROLE));
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRole(config, upstream),
+    AppModule.forRole(config, upstream, tuning),
     new FastifyAdapter({ ...operationsOptions(httpLogger), ...http.fastifyOptions() }),
     // Fail with an error the caller sees, instead of exiting the process. No body parsers: the server
     // reads and drops request bodies itself (body-limit.ts); a parser would wait for one in vain.

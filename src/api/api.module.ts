@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { StateStore } from '../store/state-store';
+import { STATE_STORE } from '../store/store.module';
 import { ApiReadiness } from './api-readiness';
 import { ApiRoutes } from './api-routes';
 import { CmcEndpoints } from './cmc/cmc-endpoints';
@@ -11,6 +13,7 @@ import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
 import { StreamServer } from './stream/stream-server';
 import { ExchangeCatalog } from './views/exchange-catalog';
+import { BOOK_CACHE_MAX_LEVELS } from './views/book-cache';
 import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
 import { Responder } from './views/responder';
@@ -19,7 +22,11 @@ import { Responder } from './views/responder';
  * the live stream (`StreamServer`), and the operator console and status page (`ConsoleState`). */
 @Module({
   providers: [
-    MarketViews,
+    {
+      provide: MarketViews,
+      inject: [STATE_STORE],
+      useFactory: (store: StateStore) => new MarketViews(store, BOOK_CACHE_MAX_LEVELS),
+    },
     ListingService,
     ExchangeCatalog,
     Responder,

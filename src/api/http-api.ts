@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import { AppConfig } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { HttpMetrics, observeHttp } from '../health/http-metrics';
 import { ApiRoutes } from './api-routes';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -43,11 +44,12 @@ export class HttpApi {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly tuning: Tuning,
     /** The application serves the API's routes (its role includes the API). */
     private readonly servesRoutes: boolean,
   ) {
     this.trust = proxyTrust(config.TRUST_PROXY);
-    this.server = new ApiServer(config.REQUEST_TIMEOUT_MS, this.trust);
+    this.server = new ApiServer(tuning.requestTimeoutMs, this.trust);
   }
 
   /** Options of the Fastify instance, to be given to its adapter. */
@@ -86,7 +88,7 @@ export class HttpApi {
     const routes = app.get(ApiRoutes).all;
     serveRoutes(fastify, routes);
     setUpOpenApi(app);
-    serveAsyncApi(app, streamLimits(this.config));
+    serveAsyncApi(app, streamLimits(this.tuning));
     this.console = app.get(ConsoleState);
     serveConsolePages(fastify, {
       config: this.config,

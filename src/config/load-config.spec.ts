@@ -76,6 +76,19 @@ describe('loadConfig', () => {
     expect((error as Error).message.split('\n')).toHaveLength(5);
   });
 
+  it('refuses a variable that is no longer a setting, naming each one still set', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...TRIAL, FLUSH_INTERVAL_MS: '100', STREAM_HEARTBEAT_MS: '5000', LEASE_TTL_MS: ' ' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigValidationError).problems).toEqual([
+      'STREAM_HEARTBEAT_MS: no longer a setting, its value is built in (docs/configuration.md); remove it',
+      'FLUSH_INTERVAL_MS: no longer a setting, its value is built in (docs/configuration.md); remove it',
+    ]);
+  });
+
   it('never shows secret values', () => {
     expect(() => loadConfig({ REDIS_URL: 'ftp://user:hunter2@host' })).toThrow(/REDIS_URL=<redacted>/);
     try {
@@ -92,14 +105,11 @@ describe('loadConfig', () => {
       REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379',
       REDIS_SENTINEL_NAME: 'books',
       REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
-      REDIS_COMMAND_TIMEOUT_MS: '1500',
     });
     expect(config.REDIS_SENTINELS).toBe('sentinel-0:26379, sentinel-1:26379');
     expect(config.REDIS_SENTINEL_NAME).toBe('books');
     expect(config.REDIS_SENTINEL_PASSWORD).toBe('sentinel-secret');
-    expect(config.REDIS_COMMAND_TIMEOUT_MS).toBe(1500);
     expect(loadConfig(TRIAL).REDIS_SENTINEL_NAME).toBe('mymaster');
-    expect(loadConfig(TRIAL).REDIS_COMMAND_TIMEOUT_MS).toBe(5000);
 
     const dir = mkdtempSync(join(tmpdir(), 'mdg-sentinel-'));
     try {
@@ -137,7 +147,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://m', REDIS_SENTINEL_PASSWORD: 'x' })).toThrow(
       /REDIS_SENTINEL_PASSWORD: needs REDIS_SENTINELS/,
     );
-    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '10' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
     try {
       loadConfig({ REDIS_SENTINELS: 'bad', REDIS_SENTINEL_PASSWORD: 'hunter2' });
     } catch (error) {

@@ -3,6 +3,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { AppConfig, FILE_KEYS, SECRET_KEYS, usesRedis } from './app-config';
 import { FileSetting, fileSettingProblems } from './file-settings';
+import { removedSettingProblems } from './removed-settings';
 import { ingests, Role } from './role';
 
 export class ConfigValidationError extends Error {
@@ -18,8 +19,8 @@ type Environment = Record<string, string | undefined>;
  * Reads the configuration from environment variables. Empty values count as unset. A secret may
  * come from a file instead (`UPSTREAM_PASSWORD_FILE=/run/secrets/password`), its content trimmed.
  * The data files of `dataFiles` that the process uses are read and validated too: the start passes
- * DATA_FILES (ASSETS_FILE). Throws one ConfigValidationError that
- * names every bad key and why, never a secret's value.
+ * DATA_FILES (ASSETS_FILE). A variable earlier versions read and this one does not is a problem too.
+ * Throws one ConfigValidationError that names every bad key and why, never a secret's value.
  */
 export function loadConfig(
   env: Environment = process.env,
@@ -34,7 +35,12 @@ export function loadConfig(
   const fileProblems = readSecretFiles(plain);
   const config = plainToInstance(AppConfig, plain, { exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, plain));
-  problems.push(...fileProblems, ...crossFieldProblems(config), ...fileSettingProblems(config, dataFiles));
+  problems.push(
+    ...fileProblems,
+    ...removedSettingProblems(env),
+    ...crossFieldProblems(config),
+    ...fileSettingProblems(config, dataFiles),
+  );
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
 }

@@ -53,7 +53,7 @@ export class CandleSource {
       if (this.failing.delete(instrument)) this.logger.log(`${instrument}: candles available again`);
     } catch (error) {
       if (this.shutdown.stopping) return;
-      // Once per spell: the refresh runs again every CANDLE_REFRESH_MS for every such instrument.
+      // Once per spell: the refresh runs again every `candleRefreshMs` (tuning) for every such instrument.
       if (!this.failing.has(instrument))
         this.logger.warn(
           `${instrument}: candles unavailable, the 24-hour figures keep the candles they have: ${(error as Error).message}`,

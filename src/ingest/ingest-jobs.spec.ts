@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load-config';
+import { tuning } from '../config/tuning';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
 import { wholeMinutesBefore } from '../store/trade-history';
@@ -8,12 +8,11 @@ import { OwnerRequest } from './owner-requests/owner-request';
 const market = (instrument: string, hidden = false) => ({ instrument, hidden }) as MarketInfo;
 
 describe('ingestJobs', () => {
-  const config = loadConfig({
-    UPSTREAM_BASE_URL: 'https://exchange.example',
-    CATALOG_REFRESH_MS: '2000',
-    BOOK_VERIFY_INTERVAL_MS: '3000',
-    CANDLE_REFRESH_MS: '4000',
-    TRADE_TRIM_INTERVAL_MS: '5000',
+  const intervals = tuning({
+    catalogRefreshMs: 2000,
+    bookVerifyIntervalMs: 3000,
+    candleRefreshMs: 4000,
+    tradeTrimIntervalMs: 5000,
   });
   let asked: OwnerRequest[];
   let trimmed: [readonly string[], number][];
@@ -31,12 +30,12 @@ describe('ingestJobs', () => {
       trimTrades: async (instruments, before) => trimmed.push([instruments, before]),
       now: () => 1_800_000_000_000,
     };
-    jobs = ingestJobs(config, work);
+    jobs = ingestJobs(intervals, work);
   });
 
   const run = (name: string) => jobs.find((job) => job.name === name)!.run();
 
-  it('schedules each job on its own setting under a stable name', () => {
+  it('schedules each job on its own interval under a stable name', () => {
     expect(jobs.map((job) => [job.name, job.everyMs])).toEqual([
       ['catalog-refresh', 2000],
       ['book-verify', 3000],

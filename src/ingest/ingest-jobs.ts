@@ -1,4 +1,4 @@
-import { AppConfig } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { MarketInfo } from '../market/market-info';
 import { DAY_MS } from '../market/trade-window';
 import { ScheduledJob } from '../scheduler/scheduled-job';
@@ -27,24 +27,24 @@ export interface IngestJobWork {
  * instrument's owner, which holds the live book), and the trimming of stored trades to 24 hours,
  * which also covers instruments that no replica writes at the moment.
  */
-export function ingestJobs(config: AppConfig, work: IngestJobWork): ScheduledJob[] {
+export function ingestJobs(tuning: Tuning, work: IngestJobWork): ScheduledJob[] {
   const listed = async () =>
     (await work.markets()).filter((market) => !market.hidden).map((market) => market.instrument);
   return [
-    { name: CATALOG_REFRESH_JOB, everyMs: config.CATALOG_REFRESH_MS, run: () => work.refreshCatalog() },
+    { name: CATALOG_REFRESH_JOB, everyMs: tuning.catalogRefreshMs, run: () => work.refreshCatalog() },
     {
       name: BOOK_VERIFY_JOB,
-      everyMs: config.BOOK_VERIFY_INTERVAL_MS,
+      everyMs: tuning.bookVerifyIntervalMs,
       run: async () => work.askOwners({ kind: 'verify', instruments: await listed() }),
     },
     {
       name: CANDLE_REFRESH_JOB,
-      everyMs: config.CANDLE_REFRESH_MS,
+      everyMs: tuning.candleRefreshMs,
       run: async () => work.askOwners({ kind: 'candles', instruments: await listed() }),
     },
     {
       name: TRADE_TRIM_JOB,
-      everyMs: config.TRADE_TRIM_INTERVAL_MS,
+      everyMs: tuning.tradeTrimIntervalMs,
       run: async () => {
         const instruments = (await work.markets()).map((market) => market.instrument);
         await work.trimTrades(instruments, wholeMinutesBefore(work.now() - DAY_MS));

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { JOB_SCHEDULER, JobScheduler } from '../scheduler/scheduled-job';
 import { StateStore } from '../store/state-store';
 import { STATE_STORE } from '../store/store.module';
@@ -12,7 +12,7 @@ import { ShutdownSignal } from './shutdown-signal';
 @Injectable()
 export class IngestSchedule {
   constructor(
-    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(Tuning) private readonly tuning: Tuning,
     @Inject(JOB_SCHEDULER) private readonly jobs: JobScheduler,
     @Inject(STATE_STORE) private readonly store: StateStore,
     @Inject(CatalogRefresher) private readonly catalog: CatalogRefresher,
@@ -27,7 +27,7 @@ export class IngestSchedule {
 
   startJobs(): void {
     this.jobs.start(
-      ingestJobs(this.config, {
+      ingestJobs(this.tuning, {
         refreshCatalog: async () => {
           await this.catalog.refresh(this.shutdown.signal);
         },

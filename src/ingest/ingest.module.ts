@@ -1,6 +1,7 @@
 import { DynamicModule, Logger, Module, Provider } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { AppConfig } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { StoreKeys } from '../store/keys';
 import { RedisClient } from '../store/redis-client';
@@ -51,18 +52,18 @@ import { UpstreamConnections } from './upstream-connections';
 
 /** Instruments are shared out by leases in Redis, or all owned by this process without it. */
 const coordinationProviders: Provider[] = [
-  { provide: COORDINATION_REDIS, inject: [AppConfig], useFactory: createCoordinationRedis },
+  { provide: COORDINATION_REDIS, inject: [AppConfig, Tuning], useFactory: createCoordinationRedis },
   CoordinationRedisLifecycle,
   {
     provide: INSTRUMENT_OWNERSHIP,
-    inject: [AppConfig, COORDINATION_REDIS],
-    useFactory: (config: AppConfig, client: RedisClient | null): InstrumentOwnership =>
+    inject: [AppConfig, Tuning, COORDINATION_REDIS],
+    useFactory: (config: AppConfig, tuning: Tuning, client: RedisClient | null): InstrumentOwnership =>
       client
         ? new LeaseOwnership({
             client,
             keys: new StoreKeys(config.REDIS_PREFIX),
             owner: instanceId(config),
-            ttlMs: config.LEASE_TTL_MS,
+            ttlMs: tuning.leaseTtlMs,
           })
         : new LocalOwnership(),
   },
@@ -85,10 +86,10 @@ const feedProviders: Provider[] = [
   },
   {
     provide: TRADE_FEED,
-    inject: [AppConfig, UPSTREAM_SETTINGS, GatewayClient],
-    useFactory: (config: AppConfig, settings: UpstreamSettings, gateway: GatewayClient): TradeFeed | null => {
+    inject: [Tuning, UPSTREAM_SETTINGS, GatewayClient],
+    useFactory: (tuning: Tuning, settings: UpstreamSettings, gateway: GatewayClient): TradeFeed | null => {
       if (settings.credentials)
-        return new TradeFeed(gateway, { snapshotCount: config.TRADES_SNAPSHOT_COUNT, now: () => Date.now() });
+        return new TradeFeed(gateway, { snapshotCount: tuning.tradesSnapshotCount, now: () => Date.now() });
       new Logger('IngestModule').warn(
         'no gateway login configured: no trade feed; 24-hour statistics come from candles and level 1',
       );
@@ -127,13 +128,13 @@ const storeProviders: Provider[] = [
   StoreWriteReport,
   {
     provide: StateWriter,
-    inject: [STATE_STORE, IngestedInstruments, AppConfig, StoreWriteReport],
+    inject: [STATE_STORE, IngestedInstruments, Tuning, StoreWriteReport],
     useFactory: (
       store: StateStore,
       instruments: IngestedInstruments,
-      config: AppConfig,
+      tuning: Tuning,
       report: StoreWriteReport,
-    ): StateWriter => new StateWriter(store, () => instruments.pipelines(), config.FLUSH_INTERVAL_MS, report),
+    ): StateWriter => new StateWriter(store, () => instruments.pipelines(), tuning.flushIntervalMs, report),
   },
 ];
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { BookSyncOptions } from '../market/book-synchronizer';
 import { MarketInfo } from '../market/market-info';
 import { RestClient } from '../upstream/rest/rest-client';
@@ -35,7 +35,7 @@ export class PipelineFactory {
     @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
     @Inject(StateWriter) private readonly writer: StateWriter,
     @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
-    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(Tuning) private readonly tuning: Tuning,
   ) {}
 
   create(market: MarketInfo, tradeFeed: 'live' | 'unavailable'): InstrumentPipeline {
@@ -62,7 +62,7 @@ export class PipelineFactory {
         onMessageApplied: () => this.writer.flushIfDue(),
       },
       firstWriteWaitMs: FIRST_WRITE_WAIT_MS,
-      confirmIntervalMs: confirmIntervalMs(this.config.STALE_AFTER_MS),
+      confirmIntervalMs: confirmIntervalMs(this.tuning.staleAfterMs),
     });
   }
 }

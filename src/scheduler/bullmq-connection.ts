@@ -15,9 +15,9 @@ export class JobConnections {
   /** For the Worker, whose blocking commands must wait through an outage (BullMQ duplicates it). */
   readonly worker: RedisClient;
 
-  constructor(location: RedisLocation) {
+  constructor(location: RedisLocation, commandTimeoutMs?: number) {
     const logger = new Logger(JobConnections.name);
-    this.queue = createRedisClient(location, { connectionName: 'mdg-jobs' });
+    this.queue = createRedisClient(location, { connectionName: 'mdg-jobs', commandTimeoutMs });
     this.worker = createRedisClient(location, { commands: 'wait', connectionName: 'mdg-jobs-worker' });
     reportConnectionErrors(this.queue, logger, 'Redis (jobs)');
     reportConnectionErrors(this.worker, logger, 'Redis (job worker)');

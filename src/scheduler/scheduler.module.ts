@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { Registry } from 'prom-client';
 import { AppConfig, usesRedis } from '../config/app-config';
+import { Tuning } from '../config/tuning';
 import { bullmqPrefix } from '../store/redis-connection';
 import { JobConnections } from './bullmq-connection';
 import { BullMqJobScheduler } from './bullmq-job-scheduler';
@@ -44,10 +45,10 @@ export class SchedulerModule {
         metrics,
         {
           provide: JOB_SCHEDULER,
-          inject: [JobMetrics],
-          useFactory: (jobMetrics: JobMetrics): JobScheduler =>
+          inject: [JobMetrics, Tuning],
+          useFactory: (jobMetrics: JobMetrics, tuning: Tuning): JobScheduler =>
             new BullMqJobScheduler({
-              connections: new JobConnections(config),
+              connections: new JobConnections(config, tuning.redisCommandTimeoutMs),
               prefix: bullmqPrefix(config),
               metrics: jobMetrics,
             }),

@@ -72,21 +72,16 @@ export interface RedisClientOptions extends StoreConnectionOptions {
   readonly commands?: RedisCommandPolicy;
 }
 
-/** The settings that say where Redis is, and how long a command may go unanswered. */
+/** The settings that say where Redis is. */
 export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'> &
-  Partial<
-    Pick<
-      AppConfig,
-      'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_SENTINEL_PASSWORD' | 'REDIS_COMMAND_TIMEOUT_MS'
-    >
-  >;
+  Partial<Pick<AppConfig, 'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_SENTINEL_PASSWORD'>>;
 
 /**
  * A new connection to the configured Redis, for any component: an ioredis `Redis` for
  * `REDIS_URL`, with `REDIS_SENTINELS` a `Redis` to the primary the Sentinels name, or with
  * `REDIS_CLUSTER=true` a `Cluster` seeded with that node (credentials and TLS of the URL apply to
- * every node). A fail-fast connection times commands out after `commandTimeoutMs`, else
- * `REDIS_COMMAND_TIMEOUT_MS`, and a timed-out command makes it drop and remake the connection
+ * every node). A fail-fast connection times commands out after `commandTimeoutMs` (5 s by
+ * default), and a timed-out command makes it drop and remake the connection
  * (`StallAwareRedis`; not on a cluster, whose node connections ioredis makes). The caller owns it: it should listen to its `error` events
  * (`reportConnectionErrors`) and close it.
  *
@@ -95,7 +90,6 @@ export type RedisLocation = Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'> &
  */
 export function createRedisClient(location: RedisLocation, options: RedisClientOptions = {}): RedisClient {
   const wait = options.commands === 'wait';
-  options = { ...options, commandTimeoutMs: options.commandTimeoutMs ?? location.REDIS_COMMAND_TIMEOUT_MS };
   if (location.REDIS_SENTINELS) {
     const viaSentinels = sentinelOptions({
       url: location.REDIS_URL,

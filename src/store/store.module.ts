@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, usesRedis } from '../config/app-config';
 import { Role } from '../config/role';
+import { Tuning } from '../config/tuning';
 import { MemoryStateStore } from './memory-state-store';
 import { createRedisClient, reportConnectionErrors } from './redis-connection';
 import { RedisStateStore } from './redis-state-store';
@@ -34,11 +35,14 @@ export class StoreModule {
       providers: [
         {
           provide: STATE_STORE,
-          inject: [AppConfig],
-          useFactory: async (config: AppConfig): Promise<StateStore> => {
+          inject: [AppConfig, Tuning],
+          useFactory: async (config: AppConfig, tuning: Tuning): Promise<StateStore> => {
             if (!usesRedis(config)) return new MemoryStateStore();
             const logger = new Logger(RedisStateStore.name);
-            const client = createRedisClient(config, { connectionName: `${config.REDIS_PREFIX}-store` });
+            const client = createRedisClient(config, {
+              connectionName: `${config.REDIS_PREFIX}-store`,
+              commandTimeoutMs: tuning.redisCommandTimeoutMs,
+            });
             reportConnectionErrors(client, logger, config.REDIS_CLUSTER ? 'Redis Cluster' : 'Redis');
             const store = new RedisStateStore(client, {
               logger,

@@ -14,6 +14,9 @@ import WebSocket, { ClientOptions } from 'ws';
  * After a pause everything waiting is read before the next pause starts, in as many reads as it
  * takes, so a socket that is behind is never held back to one read a pause.
  */
+/** Ten milliseconds of extra lag at most, against most of the wake-ups of a burst (BENCHMARKS.md, Freshness). */
+export const UPSTREAM_READ_BATCH_MS = 10;
+
 function batchReads(socket: WebSocket, pauseMs: number): void {
   if (pauseMs <= 0) return;
   /** A pause or the read after it is under way. */

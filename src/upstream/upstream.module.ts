@@ -1,6 +1,8 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { AppConfig, usesRedis } from '../config/app-config';
+import { Tuning } from '../config/tuning';
+import { UPSTREAM_READ_BATCH_MS } from './read-batching';
 import { GatewayClient } from './gateway/gateway-client';
 import { HubClient } from './hub/hub-client';
 import { RedisRequestBudget } from './rest/redis-request-budget';
@@ -75,28 +77,28 @@ export class UpstreamModule {
         },
         {
           provide: HubClient,
-          inject: [AppConfig, UpstreamRejections],
-          useFactory: (config: AppConfig, rejections: UpstreamRejections) =>
+          inject: [Tuning, UpstreamRejections],
+          useFactory: (tuning: Tuning, rejections: UpstreamRejections) =>
             new HubClient({
               baseUrl: settings.baseUrl,
-              keepAliveIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
-              serverTimeoutMs: config.UPSTREAM_SERVER_TIMEOUT_MS,
-              readBatchMs: config.UPSTREAM_READ_BATCH_MS,
+              keepAliveIntervalMs: tuning.upstreamKeepAliveMs,
+              serverTimeoutMs: tuning.upstreamServerTimeoutMs,
+              readBatchMs: UPSTREAM_READ_BATCH_MS,
               logger: new Logger(HubClient.name),
               rejections,
             }),
         },
         {
           provide: GatewayClient,
-          inject: [AppConfig, UpstreamRejections],
-          useFactory: (config: AppConfig, rejections: UpstreamRejections) =>
+          inject: [Tuning, UpstreamRejections],
+          useFactory: (tuning: Tuning, rejections: UpstreamRejections) =>
             new GatewayClient({
               wsUrl: settings.wsUrl,
               authUrl: settings.authUrl,
               credentials: settings.credentials,
-              pingIntervalMs: config.UPSTREAM_KEEPALIVE_MS,
-              pongTimeoutMs: config.UPSTREAM_PONG_TIMEOUT_MS,
-              readBatchMs: config.UPSTREAM_READ_BATCH_MS,
+              pingIntervalMs: tuning.upstreamKeepAliveMs,
+              pongTimeoutMs: tuning.upstreamPongTimeoutMs,
+              readBatchMs: UPSTREAM_READ_BATCH_MS,
               logger: new Logger(GatewayClient.name),
               rejections,
             }),

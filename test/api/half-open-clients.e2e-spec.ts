@@ -31,7 +31,7 @@ describe('a client that keeps its side open after the API answered and ended', (
     // A request timeout longer than the drain is given, so that only the server's letting go ends it.
     stack = await startTestStack({
       redis: false,
-      app: { STREAM_MAX_CONNECTIONS_PER_ADDRESS: '1', REQUEST_TIMEOUT_MS: '60000' },
+      tuning: { streamMaxConnectionsPerAddress: 1, requestTimeoutMs: 60000 },
     });
   });
   afterEach(async () => {

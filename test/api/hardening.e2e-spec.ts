@@ -58,7 +58,8 @@ describe('hardening, with the defaults: CORS closed, no proxy trusted', () => {
     stack = await startTestStack({
       redis: false,
       sandbox: { SANDBOX_FLOW_RATE: '0' },
-      app: { REQUEST_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '0' },
+      app: { RATE_LIMIT_PER_MINUTE: '0' },
+      tuning: { requestTimeoutMs: 1000 },
     });
     url = stack.app.url;
     await waitUntilServing(url);

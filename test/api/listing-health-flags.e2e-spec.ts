@@ -70,12 +70,12 @@ describe('listing-health flags follow the exchange', () => {
         SANDBOX_RATE_LIMITS: 'false',
         SANDBOX_FLOW_RATE: '0',
       },
-      app: {
-        CATALOG_REFRESH_MS: '1000',
-        LISTING_HEALTH_REFRESH_MS: '100',
-        LISTING_STALE_TRADES_MS: '3000',
-        LISTING_STALE_BOOK_MS: '2000',
-        RATE_LIMIT_PER_MINUTE: '0',
+      app: { RATE_LIMIT_PER_MINUTE: '0' },
+      tuning: {
+        catalogRefreshMs: 1000,
+        listingHealthRefreshMs: 100,
+        listingStaleTradesMs: 3000,
+        listingStaleBookMs: 2000,
       },
     });
     await expectConverges(stack.sandbox, stack.store, [MARKET, QUOTED_IN_ABC], 20_000);

@@ -28,7 +28,7 @@ const BAND_UP = Fraction.parse('1.02');
 const BAND_DOWN = Fraction.parse('0.98');
 const HUNDRED = Fraction.parse('100');
 /** Figures follow the books within a tenth of a second. */
-const APP = { LISTING_HEALTH_REFRESH_MS: '100' };
+const TUNING = { listingHealthRefreshMs: 100 };
 const MATCH_TIMEOUT_MS = 10_000;
 /** Start-up, a moment of trading and convergence; or the bounded close. Generous: no speed is assumed. */
 const HOOK_TIMEOUT_MS = 60_000;
@@ -386,7 +386,7 @@ interface Matched {
 
 /**
  * Reads the truths and the report until every figure agrees (books are read again at most every
- * LISTING_HEALTH_REFRESH_MS), or the time is up; the caller compares what it got last.
+ * listingHealthRefreshMs), or the time is up; the caller compares what it got last.
  */
 async function matchedReport(
   stack: TestStack,
@@ -457,7 +457,7 @@ describe('/listing-health recomputed from the sandbox truth', () => {
     );
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '20', SANDBOX_RATE_LIMITS: 'false', SANDBOX_USERS_FILE: users },
-      app: APP,
+      tuning: TUNING,
       redis: false,
     });
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -672,7 +672,7 @@ describe('/listing-health dollar figures through an intermediate market and an i
     writeFileSync(markets, JSON.stringify(MARKETS));
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '20', SANDBOX_RATE_LIMITS: 'false', SANDBOX_MARKETS_FILE: markets },
-      app: APP,
+      tuning: TUNING,
       redis: false,
     });
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -25,7 +25,7 @@ describe('GET /stream, book channels', () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '40' },
       // A request timeout shorter than a connection's life: it must not cut a stream off.
-      app: { STREAM_HEARTBEAT_MS: '300', STREAM_MAX_SUBSCRIPTIONS: '3', REQUEST_TIMEOUT_MS: '1000' },
+      tuning: { streamHeartbeatMs: 300, streamMaxSubscriptions: 3, requestTimeoutMs: 1000 },
     });
     url = stack.app.url;
     await waitFor(async () => (await fetch(`${url}/orderbook/btc_usdt`)).ok, 'a served book');
@@ -100,7 +100,7 @@ describe('GET /stream, book channels', () => {
     expect(client.closeCode).toBeUndefined();
   });
 
-  it('holds a connection to STREAM_MAX_SUBSCRIPTIONS channels, in one frame or several', async () => {
+  it('holds a connection to streamMaxSubscriptions channels, in one frame or several', async () => {
     const client = await connect();
     const channels = ['book.btc_usdt', 'book.eth_btc', 'book.eth_usdt', 'book.ltc_btc'];
     client.send({ op: 'subscribe', channels });

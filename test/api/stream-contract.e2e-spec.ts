@@ -38,7 +38,7 @@ describe('GET /stream against its AsyncAPI document', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '40' },
-      app: { STREAM_HEARTBEAT_MS: '200', STREAM_MAX_SUBSCRIPTIONS: '3' },
+      tuning: { streamHeartbeatMs: 200, streamMaxSubscriptions: 3 },
     });
     url = stack.app.url;
     contract = new StreamContract(

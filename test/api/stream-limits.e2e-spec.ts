@@ -56,7 +56,7 @@ describe('GET /stream, limits', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({
-      app: { STREAM_MAX_CONNECTIONS_PER_ADDRESS: '2', STREAM_SUBSCRIBE_RATE: '1' },
+      tuning: { streamMaxConnectionsPerAddress: 2, streamSubscribeRate: 1 },
     });
     url = stack.app.url;
   });

@@ -1,3 +1,4 @@
+import { Tuning } from '../../src/config/tuning';
 import { canonicalDecimal } from '../../src/market/decimal';
 import { BookChannelMessage } from '../../src/market/stream/book-channel-message';
 import { BookReader } from '../../src/market/stream/testing/book-reader';
@@ -52,10 +53,10 @@ async function fillUntil(stalled: RawWebSocket, done: () => Promise<boolean>, wh
 }
 
 /** A stack whose stream gives up a reader's pending book updates after 4, and lets it subscribe often. */
-function startStack(app: Record<string, string>): Promise<TestStack> {
+function startStack(tuning: Partial<Tuning>): Promise<TestStack> {
   return startTestStack({
     sandbox: { SANDBOX_FLOW_RATE: '40' },
-    app: { STREAM_MAX_BACKLOG: '4', STREAM_SUBSCRIBE_RATE: '1000', STREAM_MAX_SUBSCRIPTIONS: '4', ...app },
+    tuning: { streamMaxBacklog: 4, streamSubscribeRate: 1000, streamMaxSubscriptions: 4, ...tuning },
   });
 }
 
@@ -73,7 +74,7 @@ describe('GET /stream, a reader that stops reading', () => {
   let url: string;
 
   beforeAll(async () => {
-    stack = await startStack({ STREAM_MAX_BEHIND_MS: '60000' });
+    stack = await startStack({ streamMaxBehindMs: 60_000 });
     url = stack.app.url;
     await waitFor(async () => (await fetch(`${url}/orderbook/${INSTRUMENT}`)).ok, 'a served book');
   });
@@ -143,14 +144,14 @@ describe('GET /stream, a reader that stays behind', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startStack({ STREAM_MAX_BEHIND_MS: '1000' });
+    stack = await startStack({ streamMaxBehindMs: 1000 });
     await waitFor(async () => (await fetch(`${stack.app.url}/orderbook/${INSTRUMENT}`)).ok, 'a served book');
   });
   afterAll(async () => {
     await stack?.close();
   });
 
-  it('is closed with 4008 after STREAM_MAX_BEHIND_MS, and the others go on', async () => {
+  it('is closed with 4008 after streamMaxBehindMs, and the others go on', async () => {
     const { url } = stack.app;
     const steady = await steadyReader(url);
     const stalled = await RawWebSocket.open(url);

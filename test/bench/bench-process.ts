@@ -3,6 +3,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Tuning } from '../../src/config/tuning';
+import { gatewayEntry } from '../support/gateway-entry';
 import { parseMetrics } from '../support/metrics-text';
 import { freePort } from '../support/redis-server';
 
@@ -17,6 +19,8 @@ export interface MainProcessOptions {
   readonly env: Record<string, string>;
   /** Node options, e.g. `--cpu-prof`. */
   readonly nodeOptions?: readonly string[];
+  /** The gateway's tuning on top of the production defaults (see `gatewayEntry`). */
+  readonly tuning?: Partial<Tuning>;
 }
 
 /**
@@ -42,7 +46,7 @@ export class MainProcess {
 
   static spawn(name: string, options: MainProcessOptions): MainProcess {
     if (!existsSync(MAIN_SCRIPT)) throw new Error(`${MAIN_SCRIPT} is missing: run \`npm run build\` first`);
-    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN_SCRIPT], {
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...gatewayEntry(options.tuning)], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

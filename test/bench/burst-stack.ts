@@ -1,3 +1,4 @@
+import { Tuning } from '../../src/config/tuning';
 import Redis from 'ioredis';
 import { startRedisServer, TestRedisServer } from '../support/redis-server';
 import { freePort, gatewayEnv, MainProcess, progress, redisCpuSeconds, sleep } from './bench-process';
@@ -26,10 +27,12 @@ export interface DeploySettings {
   readonly profileDir?: string;
   /** Node and V8 flags for the ingesting process (the ingest replica, or the one process of `all`). */
   readonly ingestNodeOptions: readonly string[];
-  /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
+  /** The ingest's flush interval (`flushIntervalMs`); its default when not given. */
   readonly flushIntervalMs?: number;
   /** Settings of the process that serves the API, on top of the deployment's. */
   readonly apiEnv?: Record<string, string>;
+  /** Tuning of the process that serves the API. */
+  readonly apiTuning?: Partial<Tuning>;
 }
 
 export interface Deployment {
@@ -50,12 +53,13 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
   const ingestNodeOptions = [...settings.ingestNodeOptions, ...profile];
   const ingestPort = await freePort();
   const ingestUrl = `http://127.0.0.1:${ingestPort}`;
-  const flushEnv: Record<string, string> =
-    settings.flushIntervalMs === undefined ? {} : { FLUSH_INTERVAL_MS: String(settings.flushIntervalMs) };
+  const flush: Partial<Tuning> =
+    settings.flushIntervalMs === undefined ? {} : { flushIntervalMs: settings.flushIntervalMs };
   if (settings.topology === 'all') {
     const gateway = MainProcess.spawn('gateway', {
-      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv, ...settings.apiEnv },
+      env: { ROLE: 'all', ...gatewayEnv(sandboxUrl, ingestPort), ...settings.apiEnv },
       nodeOptions: ingestNodeOptions,
+      tuning: { ...flush, ...settings.apiTuning },
     });
     await gateway.waitFor(`${ingestUrl}/health/ready`, 120_000).catch(async (error: unknown) => {
       await gateway.stop();
@@ -68,8 +72,9 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const gateway = MainProcess.spawn('ingest', {
-    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort), ...flushEnv },
+    env: { ROLE: 'ingest', REDIS_URL: redis.url, ...gatewayEnv(sandboxUrl, ingestPort) },
     nodeOptions: ingestNodeOptions,
+    tuning: flush,
   });
   const api = MainProcess.spawn('api', {
     env: {
@@ -81,6 +86,7 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
       ...settings.apiEnv,
     },
     nodeOptions: profile,
+    tuning: settings.apiTuning,
   });
   const subscriber = new Redis(redis.url);
   const stop = async (): Promise<void> => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { loadavg, setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AppConfig } from '../../src/config/app-config';
+import { Tuning } from '../../src/config/tuning';
 import { parseMetrics, MetricSample } from '../support/metrics-text';
 import { MainProcess, percentile, positive, progress, sleep, startSandboxProcess } from './bench-process';
 import {
@@ -57,7 +57,7 @@ import { describeMachine } from './machine';
  *   node -r ./test/bench/swc-register.js test/bench/freshness-bench.ts          about 50 s (phases of 5 s)
  *   ... freshness-bench.ts --full                                                about 2 min (phases of 30 s)
  *   ... freshness-bench.ts --cpu-prof-dir prof      the gateway's processes profiled; their self time in the watched phase by area and function
- *   ... freshness-bench.ts --flush-interval-ms 50                                another FLUSH_INTERVAL_MS
+ *   ... freshness-bench.ts --flush-interval-ms 50                                another flush interval
  *   ... freshness-bench.ts --gateway-first     the exchange at a lower CPU priority than the gateway
  *   ... freshness-bench.ts --ingest-node-options="--single-threaded-gc"  V8 and Node flags for the ingesting process
  *
@@ -100,7 +100,7 @@ interface Settings {
   readonly tradePollMs: number;
   readonly tickerPollMs: number;
   readonly profileDir?: string;
-  /** The ingest's FLUSH_INTERVAL_MS; its default when not given. */
+  /** The ingest's flush interval (`flushIntervalMs`); its default when not given. */
   readonly flushIntervalMs?: number;
   /** Node and V8 flags for the ingesting process (the ingest replica, or the one process of `all`). */
   readonly ingestNodeOptions: readonly string[];
@@ -595,7 +595,7 @@ export function report(
     }`,
     `Burst: ${settings.updatesPerSecond} book updates/s requested over ${settings.markets} markets; ` +
       `phases of ${settings.phaseSeconds} s after ${settings.settleSeconds} s to settle; ` +
-      `FLUSH_INTERVAL_MS ${settings.flushIntervalMs ?? `default (${new AppConfig().FLUSH_INTERVAL_MS})`}` +
+      `flush interval ${settings.flushIntervalMs ?? `default (${new Tuning().flushIntervalMs})`} ms` +
       (settings.gatewayFirst ? '; the exchange at nice 10 (--gateway-first)' : '') +
       (settings.ingestNodeOptions.length > 0
         ? `; ingest run with ${settings.ingestNodeOptions.join(' ')}`

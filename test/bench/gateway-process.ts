@@ -1,3 +1,4 @@
+import { tuning } from '../../src/config/tuning';
 import { loadConfig } from '../../src/config/load-config';
 import { startApp } from '../../src/start-app';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
@@ -8,7 +9,7 @@ import { CLOSE, ServerReady } from './server-process';
  * and serves with state in memory; `api` serves and `ingest` ingests, both on the Redis at
  * `BENCH_REDIS_URL`), the exchange at `BENCH_UPSTREAM_URL` (the sandbox, logged in as its demo
  * user), the rate limit off so that the load generator is not limited, `BENCH_LISTING_HEALTH_REFRESH_MS`
- * as LISTING_HEALTH_REFRESH_MS when set, every other setting at its default.
+ * as the tuning's `listingHealthRefreshMs` when set, every other setting at its default.
  */
 async function main(): Promise<void> {
   const role = process.env.BENCH_ROLE ?? 'all';
@@ -21,12 +22,16 @@ async function main(): Promise<void> {
     UPSTREAM_BASE_URL: requiredEnv('BENCH_UPSTREAM_URL'),
     UPSTREAM_EMAIL: 'demo@example.com',
     UPSTREAM_PASSWORD: 'demo',
-    ...(process.env.BENCH_LISTING_HEALTH_REFRESH_MS
-      ? { LISTING_HEALTH_REFRESH_MS: process.env.BENCH_LISTING_HEALTH_REFRESH_MS }
-      : {}),
   });
+  const refreshMs = process.env.BENCH_LISTING_HEALTH_REFRESH_MS;
   const upstream = role === 'api' ? undefined : resolveUpstream(config);
-  const app = await startApp(config, upstream, ['error']);
+  const app = await startApp(
+    config,
+    upstream,
+    ['error'],
+    undefined,
+    tuning(refreshMs ? { listingHealthRefreshMs: Number(refreshMs) } : {}),
+  );
   process.on('message', (message) => {
     if (message !== CLOSE) return;
     void app.close().finally(() => process.exit(0));

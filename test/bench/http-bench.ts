@@ -29,7 +29,7 @@ import { startRedisServer, TestRedisServer } from '../support/redis-server';
  *   npm run bench -- --only http --scenario all-quiet --cpu-prof-dir prof   the gateway profiled
  *   npm run bench -- --only http --listing-health-poll 1000   the gateway also measured while
  *                                             /listing-health is asked for every second, its books
- *                                             read again each time (LISTING_HEALTH_REFRESH_MS 1000)
+ *                                             read again each time (listingHealthRefreshMs 1000)
  */
 
 interface Scenario {

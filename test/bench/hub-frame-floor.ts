@@ -1,11 +1,10 @@
 import WebSocket from 'ws';
-import { AppConfig } from '../../src/config/app-config';
 import { OrderBook } from '../../src/market/order-book';
 import { restoreFastStringPrototype } from '../../src/store/fast-string-prototype';
 import { bookMessageOf, BookItem } from '../../src/upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../../src/upstream/hub/exact-json-hub-protocol';
 import { MARKET_DATA_HUB_PATH } from '../../src/upstream/hub/hub-url';
-import { openWebSocket } from '../../src/upstream/read-batching';
+import { openWebSocket, UPSTREAM_READ_BATCH_MS } from '../../src/upstream/read-batching';
 import { median } from './book-timing';
 
 /**
@@ -40,7 +39,7 @@ export class HubFrameRecorder {
    */
   static async open(baseUrl: string, instruments: readonly string[]): Promise<HubFrameRecorder> {
     const url = `${baseUrl.replace(/^http/, 'ws')}${MARKET_DATA_HUB_PATH}`;
-    const socket = openWebSocket(url, {}, new AppConfig().UPSTREAM_READ_BATCH_MS);
+    const socket = openWebSocket(url, {}, UPSTREAM_READ_BATCH_MS);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

@@ -1,3 +1,4 @@
+import { tuning } from '../../src/config/tuning';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const redis = await startRedisServer({ args: [] });
   const store = RedisStateStore.fromUrl(redis.url);
-  const config = loadConfig({ ROLE: 'api', REDIS_URL: redis.url, LISTING_HEALTH_REFRESH_MS: '100' });
+  const config = loadConfig({ ROLE: 'api', REDIS_URL: redis.url });
   const views = new MarketViews(store);
   try {
     await store.ready();
@@ -55,7 +56,13 @@ async function main(): Promise<void> {
     let version = 1;
     await writeBooks(store, markets, levels, version);
     await views.onApplicationBootstrap();
-    const health = new ListingHealthService(new ListingService(views), views, config, new Registry());
+    const health = new ListingHealthService(
+      new ListingService(views),
+      views,
+      config,
+      tuning({ listingHealthRefreshMs: 100 }),
+      new Registry(),
+    );
 
     const floor: number[] = [];
     const floorCpu: number[] = [];

@@ -174,7 +174,7 @@ async function runStream(settings: Settings): Promise<StreamResult> {
         topology: 'split',
         ingestNodeOptions: [],
         profileDir: settings.profileDir,
-        apiEnv: { STREAM_MAX_CONNECTIONS_PER_ADDRESS: String(settings.readers + 10) },
+        apiTuning: { streamMaxConnectionsPerAddress: settings.readers + 10 },
       },
       sandbox.url,
     );

@@ -1,3 +1,4 @@
+import { Tuning } from '../../src/config/tuning';
 import Redis from 'ioredis';
 import type { LegacyRedisOptions } from '../../src/store/redis-client';
 import { StallAwareRedis } from '../../src/store/stall-aware-redis';
@@ -16,7 +17,7 @@ export type ChaosRedis =
  * Lower than the default so that a command to a stalled primary fails within a request's patience
  * and the connection is made again through the Sentinels.
  */
-const SENTINEL_COMMAND_TIMEOUT_MS = '1000';
+const SENTINEL_COMMAND_TIMEOUT_MS = 1_000;
 
 /** Starts the Redis the chaos run may kill: a private server, or a private Sentinel set. */
 export async function startChaosRedis(topology: RedisTopology): Promise<ChaosRedis> {
@@ -36,8 +37,12 @@ export function redisEnv(redis: ChaosRedis): Record<string, string> {
     REDIS_URL: `redis://${PRIMARY_NAME}`,
     REDIS_SENTINELS: redis.set.sentinelList,
     REDIS_SENTINEL_NAME: PRIMARY_NAME,
-    REDIS_COMMAND_TIMEOUT_MS: SENTINEL_COMMAND_TIMEOUT_MS,
   };
+}
+
+/** The tuning of a gateway process for the Redis: a short command timeout behind Sentinels. */
+export function redisTuning(redis: ChaosRedis): Partial<Tuning> {
+  return redis.topology === 'sentinel' ? { redisCommandTimeoutMs: SENTINEL_COMMAND_TIMEOUT_MS } : {};
 }
 
 export async function stopChaosRedis(redis: ChaosRedis): Promise<void> {

@@ -1,8 +1,16 @@
-import { RunningSandbox } from 'sandbox-exchange';
+import { RunningSandbox, SandboxTuning } from 'sandbox-exchange';
+import { Tuning } from '../../src/config/tuning';
 import { GatewayProcess, startGatewayProcess } from '../scale/support/gateway-process';
 import { TestRedisServer } from '../support/redis-server';
 import { startTestSandbox } from '../support/start-test-sandbox';
-import { ChaosRedis, redisEnv, RedisTopology, startChaosRedis, stopChaosRedis } from './chaos-redis';
+import {
+  ChaosRedis,
+  redisEnv,
+  redisTuning,
+  RedisTopology,
+  startChaosRedis,
+  stopChaosRedis,
+} from './chaos-redis';
 
 /** `single`: one process ingests and serves; `multi`: three ingest and two API processes on one Redis. */
 export type ChaosMode = 'single' | 'multi';
@@ -13,17 +21,14 @@ const SANDBOX_KEEPALIVE_MS = 300;
  * Upstream timeouts of about a second, so that a silent or dead connection is replaced within the
  * run, and few trades per subscription, so that every reconnect pages the rest from the history.
  */
-const INGEST_SETTINGS = {
-  LEASE_TTL_MS: '3000',
-  FLUSH_INTERVAL_MS: '50',
-  UPSTREAM_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS / 2),
-  UPSTREAM_SERVER_TIMEOUT_MS: '1000',
-  UPSTREAM_PONG_TIMEOUT_MS: '800',
-  BOOK_VERIFY_INTERVAL_MS: '2000',
-  CATALOG_REFRESH_MS: '10000',
-  TRADES_SNAPSHOT_COUNT: '5',
-  UPSTREAM_EMAIL: 'demo@example.com',
-  UPSTREAM_PASSWORD: 'demo',
+const INGEST_TUNING: Partial<Tuning> = {
+  leaseTtlMs: 3_000,
+  upstreamKeepAliveMs: SANDBOX_KEEPALIVE_MS / 2,
+  upstreamServerTimeoutMs: 1_000,
+  upstreamPongTimeoutMs: 800,
+  bookVerifyIntervalMs: 2_000,
+  catalogRefreshMs: 10_000,
+  tradesSnapshotCount: 5,
 };
 
 /** A gateway process that can be killed and started again under the same name. */
@@ -36,6 +41,7 @@ export class ReplicaSlot {
     readonly name: string,
     readonly role: 'all' | 'ingest' | 'api',
     private readonly env: Record<string, string>,
+    private readonly tuning: Partial<Tuning>,
   ) {}
 
   /** Its URL while it runs. */
@@ -48,7 +54,12 @@ export class ReplicaSlot {
   }
 
   async start(): Promise<void> {
-    this.process = await startGatewayProcess({ role: this.role, name: this.name, env: this.env });
+    this.process = await startGatewayProcess({
+      role: this.role,
+      name: this.name,
+      env: this.env,
+      tuning: this.tuning,
+    });
   }
 
   /** SIGKILL, as a crash or an OOM kill would; resolves once the process is gone. */
@@ -97,18 +108,22 @@ export class ChaosStack {
     return this.redisNodes.server;
   }
 
-  /** `overrides` replace settings of the sandbox (`SANDBOX_*`) and of the ingest processes. */
+  /** `overrides` replace settings and tuning of the sandbox (`SANDBOX_*`) and of the ingest processes. */
   static async start(
     mode: ChaosMode,
     flowRate: number,
-    overrides: { readonly sandbox?: Record<string, string>; readonly ingest?: Record<string, string> } = {},
+    overrides: {
+      readonly sandbox?: Record<string, string>;
+      readonly ingest?: Record<string, string>;
+      readonly sandboxTuning?: Partial<SandboxTuning>;
+      readonly ingestTuning?: Partial<Tuning>;
+    } = {},
     topology: RedisTopology = 'standalone',
   ): Promise<ChaosStack> {
-    const sandbox = await startTestSandbox({
-      SANDBOX_FLOW_RATE: String(flowRate),
-      SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
-      ...overrides.sandbox,
-    });
+    const sandbox = await startTestSandbox(
+      { SANDBOX_FLOW_RATE: String(flowRate), ...overrides.sandbox },
+      { hubKeepAliveMs: SANDBOX_KEEPALIVE_MS, ...overrides.sandboxTuning },
+    );
     let redisNodes: ChaosRedis;
     try {
       redisNodes = await startChaosRedis(topology);
@@ -117,17 +132,22 @@ export class ChaosStack {
       throw error;
     }
     const common = { ...redisEnv(redisNodes), RATE_LIMIT_PER_MINUTE: '0' };
+    const ingestTuning = { ...INGEST_TUNING, ...redisTuning(redisNodes), ...overrides.ingestTuning };
     const ingestEnv = {
       ...common,
-      ...INGEST_SETTINGS,
       UPSTREAM_BASE_URL: sandbox.baseUrl,
+      UPSTREAM_EMAIL: 'demo@example.com',
+      UPSTREAM_PASSWORD: 'demo',
       ...overrides.ingest,
     };
     const ingest =
       mode === 'single'
-        ? [new ReplicaSlot('gateway-1', 'all', ingestEnv)]
-        : [1, 2, 3].map((n) => new ReplicaSlot(`ingest-${n}`, 'ingest', ingestEnv));
-    const api = mode === 'single' ? ingest : [1, 2].map((n) => new ReplicaSlot(`api-${n}`, 'api', common));
+        ? [new ReplicaSlot('gateway-1', 'all', ingestEnv, ingestTuning)]
+        : [1, 2, 3].map((n) => new ReplicaSlot(`ingest-${n}`, 'ingest', ingestEnv, ingestTuning));
+    const api =
+      mode === 'single'
+        ? ingest
+        : [1, 2].map((n) => new ReplicaSlot(`api-${n}`, 'api', common, redisTuning(redisNodes)));
     const stack = new ChaosStack(mode, sandbox, redisNodes, ingest, api);
     try {
       await Promise.all([...new Set([...ingest, ...api])].map((slot) => slot.start()));

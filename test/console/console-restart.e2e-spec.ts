@@ -8,10 +8,7 @@ import { ensurePagesBuilt, launchBrowser, pageProblems, waitFor } from '../suppo
 import { startTestSandbox } from '../support/start-test-sandbox';
 
 async function startGateway(sandbox: RunningSandbox, port: number): Promise<RunningApp> {
-  const config = loadConfig(
-    { SANDBOX: 'true', HOST: '127.0.0.1', PORT: String(port), FLUSH_INTERVAL_MS: '50' },
-    DATA_FILES,
-  );
+  const config = loadConfig({ SANDBOX: 'true', HOST: '127.0.0.1', PORT: String(port) }, DATA_FILES);
   return startApp(config, resolveUpstream(config, sandbox), ['error']);
 }
 

@@ -12,7 +12,7 @@ describe('the AsyncAPI document of /stream', () => {
     stack = await startTestStack({
       redis: false,
       credentials: false,
-      app: { STREAM_MAX_SUBSCRIPTIONS: '7', STREAM_HEARTBEAT_MS: '1234' },
+      tuning: { streamMaxSubscriptions: 7, streamHeartbeatMs: 1234 },
     });
     const response = await fetch(`${stack.app.url}/docs/asyncapi.json`);
     expect(response.status).toBe(200);
@@ -41,7 +41,7 @@ describe('the AsyncAPI document of /stream', () => {
     expect((document.info as { version: string }).version).toBe(manifest.version);
     const channel = (document.channels as Record<string, Record<string, unknown>>).stream;
     expect(channel.address).toBe('/stream');
-    expect(channel['x-limits']).toMatchObject({ STREAM_MAX_SUBSCRIPTIONS: 7, STREAM_HEARTBEAT_MS: 1234 });
+    expect(channel['x-limits']).toMatchObject({ maxSubscriptions: 7, heartbeatMs: 1234 });
     expect((channel['x-close-codes'] as { code: number }[]).map((close) => close.code)).toEqual([
       1012, 4008, 1009,
     ]);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../src/config/app-config';
+import { REMOVED_SETTINGS } from '../../src/config/removed-settings';
 
 interface GeneratedDocument {
   readonly path: string;
@@ -35,5 +37,12 @@ describe('the configuration reference', () => {
     const rows = table.split('\n').slice(2);
     expect(rows.map((row) => /^\| `([A-Z0-9_]+)` \|/.exec(row)?.[1])).toEqual(Object.keys(new AppConfig()));
     for (const row of rows) expect(row).toMatch(/^\| `[A-Z0-9_]+` \| (`[^`]+`|unset|empty) \| \S.* \|$/);
+  });
+
+  it('names none of the variables that are no longer settings as a setting', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+    const listed = new Set([...page.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]));
+    expect(REMOVED_SETTINGS.filter((key) => listed.has(key))).toEqual([]);
+    expect(Object.keys(new AppConfig()).filter((key) => REMOVED_SETTINGS.includes(key))).toEqual([]);
   });
 });

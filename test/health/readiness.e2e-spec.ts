@@ -21,8 +21,9 @@ describe('readiness and the age of the data', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       redis: false,
-      sandbox: { SANDBOX_FLOW_RATE: '5', SANDBOX_KEEPALIVE_MS: '500' },
-      app: { STALE_AFTER_MS: '2000', UPSTREAM_SERVER_TIMEOUT_MS: '1500', UPSTREAM_KEEPALIVE_MS: '500' },
+      sandbox: { SANDBOX_FLOW_RATE: '5' },
+      sandboxTuning: { hubKeepAliveMs: 500 },
+      tuning: { staleAfterMs: 2000, upstreamServerTimeoutMs: 1500, upstreamKeepAliveMs: 500 },
     });
   });
   afterAll(() => stack.close());

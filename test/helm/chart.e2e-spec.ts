@@ -7,13 +7,14 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
+import { REMOVED_SETTINGS } from '../../src/config/removed-settings';
 import { DATA_FILES } from '../../src/start-config';
 import { parseAssetsFile } from '../../src/ingest/catalog/assets-file';
-import { HelmCli, HelmResult, ValueSet } from './support/helm-cli';
+import { CHART_DIR, HelmCli, HelmResult, ValueSet } from './support/helm-cli';
 import { schemaProblems } from './support/kubernetes-schemas';
 import { environment, gatewayContainer, RenderedManifest } from './support/rendered-manifest';
 
@@ -460,8 +461,8 @@ describe('production value set', () => {
         UPSTREAM_WS_URL: 'wss://exchange.example.com',
         REDIS_PREFIX: 'mdg-prod',
         LOG_LEVEL: 'warn',
-        FLUSH_INTERVAL_MS: '200',
-        CATALOG_REFRESH_MS: '120000',
+        CORS_ORIGINS: 'https://status.example.com',
+        USD_REFERENCE_ASSETS: 'USDT,USDC',
       }),
     );
     const ingest = manifest().deployment(`${NAME}-ingest`).spec!.template.spec!;
@@ -708,9 +709,14 @@ describe('invalid values', () => {
       /\/config\/extraEnv\/ROLE'/,
     ],
     [
-      'a lease shorter than a second',
-      { files: defaults, values: { config: { leaseTtlMs: 500 } } },
-      /\/config\/leaseTtlMs': minimum/,
+      'a variable that is no longer a setting, in extraEnv',
+      { files: defaults, values: { config: { extraEnv: { FLUSH_INTERVAL_MS: 100 } } } },
+      /\/config\/extraEnv\/FLUSH_INTERVAL_MS'/,
+    ],
+    [
+      'a value the chart no longer has',
+      { files: defaults, values: { config: { leaseTtlMs: 10_000 } } },
+      /\/config'.*leaseTtlMs/,
     ],
     [
       'an asset decimal given as a number',
@@ -775,6 +781,14 @@ describe('invalid values', () => {
       expect(lint.stdout + lint.stderr).toMatch(message);
     },
   );
+
+  it('refuses in extraEnv every variable the gateway no longer reads', () => {
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as {
+      properties: { config: { properties: { extraEnv: { properties: Record<string, unknown> } } } };
+    };
+    const refused = schema.properties.config.properties.extraEnv.properties;
+    expect(REMOVED_SETTINGS.filter((key) => !(key in refused))).toEqual([]);
+  });
 
   it('refuses to render without upstream.baseUrl unless sandbox.enabled, naming both values', async () => {
     const result = await helm.template({ files: defaults, values: { upstream: { baseUrl: '' } } });

@@ -43,7 +43,8 @@ describe('ASSETS_FILE at runtime: served, then missing, invalid and back (sandbo
     stack = await startTestStack({
       redis: false,
       sandbox: { SANDBOX_FLOW_RATE: '0' },
-      app: { ASSETS_FILE: path, CATALOG_REFRESH_MS: '1000' },
+      app: { ASSETS_FILE: path },
+      tuning: { catalogRefreshMs: 1000 },
     });
     await waitFor(
       async () => (await fetch(`${stack.app.url}/asset`)).status === 200,

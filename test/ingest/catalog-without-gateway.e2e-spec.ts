@@ -18,7 +18,7 @@ describe('catalogues and the gateway ids', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '10' },
-      app: { CATALOG_REFRESH_MS: '2000', LEASE_TTL_MS: '2000' },
+      tuning: { catalogRefreshMs: 2000, leaseTtlMs: 2000 },
     });
     await expectConverges(stack.sandbox, stack.store, LISTED, 20_000);
   }, 60_000);

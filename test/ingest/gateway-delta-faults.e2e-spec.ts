@@ -1,10 +1,15 @@
-import { FAST_APP, FAST_SANDBOX } from '../support/fault-cases';
+import { FAST_SANDBOX, FAST_SANDBOX_TUNING, FAST_TUNING } from '../support/fault-cases';
 import { describeConvergenceAfterFaults } from '../support/fault-suite';
 
 // Books from the gateway's Level 2 feed (no hub connection at all), trades from the gateway, state in Redis.
 describeConvergenceAfterFaults(
   'books from the gateway: convergence after damaged feeds and failing REST',
-  { sandbox: FAST_SANDBOX, app: { ...FAST_APP, BOOK_SOURCE: 'gateway' } },
+  {
+    sandbox: FAST_SANDBOX,
+    sandboxTuning: FAST_SANDBOX_TUNING,
+    app: { BOOK_SOURCE: 'gateway' },
+    tuning: FAST_TUNING,
+  },
   [
     'skip-version: deltas lost while the market keeps moving',
     'skip-version: the last deltas lost before the market goes quiet',

@@ -1,10 +1,10 @@
-import { FAST_APP, FAST_SANDBOX } from '../support/fault-cases';
+import { FAST_SANDBOX, FAST_SANDBOX_TUNING, FAST_TUNING } from '../support/fault-cases';
 import { describeConvergenceAfterFaults } from '../support/fault-suite';
 
 // Books from the hub, trades from the gateway, state in Redis.
 describeConvergenceAfterFaults(
   'books from the hub: convergence after connection faults',
-  { sandbox: FAST_SANDBOX, app: FAST_APP },
+  { sandbox: FAST_SANDBOX, sandboxTuning: FAST_SANDBOX_TUNING, tuning: FAST_TUNING },
   [
     'drop-connections: every connection cut and refused for a while',
     'drop-connections flapping',

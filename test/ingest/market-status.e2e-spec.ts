@@ -22,7 +22,7 @@ describe('a halted or paused market', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: String(FLOW) },
-      app: { CATALOG_REFRESH_MS: '1000' },
+      tuning: { catalogRefreshMs: 1000 },
     });
     await expectConverges(stack.sandbox, stack.store, LISTED, 15_000);
   });

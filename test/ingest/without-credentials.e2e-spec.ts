@@ -16,7 +16,7 @@ describe('ingest without gateway credentials', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '20' },
-      app: { CANDLE_REFRESH_MS: '1000' },
+      tuning: { candleRefreshMs: 1000 },
       credentials: false,
     });
   });

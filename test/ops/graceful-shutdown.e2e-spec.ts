@@ -127,21 +127,23 @@ describe('graceful shutdown of the real build (SIGTERM under load)', () => {
   });
 
   it('turns unready first, answers every accepted request, exits 0 and leaves no lease behind', async () => {
-    gateway = await runGateway({
-      ROLE: 'all',
-      INSTANCE_ID: INSTANCE,
-      REDIS_URL: redisServer.url,
-      UPSTREAM_BASE_URL: sandbox.baseUrl,
-      UPSTREAM_AUTH_URL: sandbox.authUrl,
-      UPSTREAM_WS_URL: sandbox.wsUrl,
-      UPSTREAM_EMAIL: 'demo@example.com',
-      UPSTREAM_PASSWORD: 'demo',
+    gateway = await runGateway(
+      {
+        ROLE: 'all',
+        INSTANCE_ID: INSTANCE,
+        REDIS_URL: redisServer.url,
+        UPSTREAM_BASE_URL: sandbox.baseUrl,
+        UPSTREAM_AUTH_URL: sandbox.authUrl,
+        UPSTREAM_WS_URL: sandbox.wsUrl,
+        UPSTREAM_EMAIL: 'demo@example.com',
+        UPSTREAM_PASSWORD: 'demo',
+        SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+        RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'info',
+      },
       // Long enough that a lease not released would still be there after the process is gone.
-      LEASE_TTL_MS: '60000',
-      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'info',
-    });
+      { leaseTtlMs: 60_000 },
+    );
     await waitForStatus(gateway, '/health/ready', 200, 40_000);
     const owned = await leasesOf(redis, INSTANCE);
     expect(owned.length).toBeGreaterThan(0);

@@ -25,7 +25,8 @@ describe('a network partition between the gateway and Redis', () => {
     stack = await startTestStack({
       redis: false,
       sandbox: { SANDBOX_FLOW_RATE: '10' },
-      app: { REDIS_URL: proxy.url, REDIS_COMMAND_TIMEOUT_MS: '500', RATE_LIMIT_PER_MINUTE: '0' },
+      app: { REDIS_URL: proxy.url, RATE_LIMIT_PER_MINUTE: '0' },
+      tuning: { redisCommandTimeoutMs: 500 },
     });
     const converged = await untilConverged(stack.sandbox, LISTED, () => [stack.app.url], 30_000);
     expect(converged).toMatchObject({ converged: true });

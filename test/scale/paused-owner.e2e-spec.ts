@@ -23,7 +23,7 @@ describe('an owner paused past its lease', () => {
       ingest: 2,
       sandbox: { SANDBOX_FLOW_RATE: String(FLOW) },
       // Changes gather for a while between writes, so that the resumed replica has some to write.
-      ingestEnv: { FLUSH_INTERVAL_MS: '500' },
+      ingestTuning: { flushIntervalMs: 500 },
     });
     listed = await stack.untilOwned();
     await expectConverges(stack.sandbox, stack.reader, listed, 20_000);

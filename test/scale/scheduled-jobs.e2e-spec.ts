@@ -38,11 +38,11 @@ describe('scheduled jobs across three ingest replicas', () => {
       ingest: 3,
       // Without the gateway login there is no trade feed: every owner refreshes its candles over REST.
       credentials: false,
-      ingestEnv: {
-        CATALOG_REFRESH_MS: String(PERIOD_MS),
-        BOOK_VERIFY_INTERVAL_MS: String(PERIOD_MS),
-        CANDLE_REFRESH_MS: String(PERIOD_MS),
-        TRADE_TRIM_INTERVAL_MS: String(PERIOD_MS),
+      ingestTuning: {
+        catalogRefreshMs: PERIOD_MS,
+        bookVerifyIntervalMs: PERIOD_MS,
+        candleRefreshMs: PERIOD_MS,
+        tradeTrimIntervalMs: PERIOD_MS,
       },
     });
     listed = await stack.untilOwned();

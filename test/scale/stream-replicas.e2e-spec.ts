@@ -2,7 +2,7 @@ import { FAULT_NAMES, FaultName, RunningSandbox } from 'sandbox-exchange';
 import { canonicalDecimal } from '../../src/market/decimal';
 import { BookChannelMessage } from '../../src/market/stream/book-channel-message';
 import { BookReader } from '../../src/market/stream/testing/book-reader';
-import { FAST_APP, FAST_SANDBOX, FAULT_CASES, FLOW } from '../support/fault-cases';
+import { FAST_SANDBOX, FAST_SANDBOX_TUNING, FAST_TUNING, FAULT_CASES, FLOW } from '../support/fault-cases';
 import { runFault, waitFor } from '../support/fault-run';
 import { Frame, StreamClient } from '../support/stream-client';
 import { readTruth, setFlow, Truth } from '../support/truth';
@@ -353,7 +353,13 @@ describe('the live stream on two ingest and two API replicas', () => {
   }
 
   beforeAll(async () => {
-    stack = await ScaleStack.start({ ingest: 2, api: 2, sandbox: FAST_SANDBOX, ingestEnv: FAST_APP });
+    stack = await ScaleStack.start({
+      ingest: 2,
+      api: 2,
+      sandbox: FAST_SANDBOX,
+      sandboxTuning: FAST_SANDBOX_TUNING,
+      ingestTuning: FAST_TUNING,
+    });
     listed = await stack.untilOwned();
     const [first, second] = stack.api.map((replica) => replica.url);
     await waitFor(

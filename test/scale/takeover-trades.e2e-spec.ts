@@ -19,7 +19,7 @@ describe('an instrument taken over while the trade history is down', () => {
     stack = await ScaleStack.start({
       ingest: 2,
       sandbox: { SANDBOX_FLOW_RATE: '2', SANDBOX_HISTORY_HOURS: '2' },
-      ingestEnv: { TRADES_SNAPSHOT_COUNT: String(SNAPSHOT_COUNT) },
+      ingestTuning: { tradesSnapshotCount: SNAPSHOT_COUNT },
     });
     listed = await stack.untilOwned();
     await expectConverges(stack.sandbox, stack.reader, listed, 30_000);

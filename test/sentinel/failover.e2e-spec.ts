@@ -35,10 +35,10 @@ describe('a Redis behind Sentinels failing over', () => {
         REDIS_URL: `redis://${PRIMARY_NAME}`,
         REDIS_SENTINELS: set.sentinelList,
         REDIS_SENTINEL_NAME: PRIMARY_NAME,
-        REDIS_COMMAND_TIMEOUT_MS: '1000',
         // The load polls without pause; the per-client limit would answer it 429.
         RATE_LIMIT_PER_MINUTE: '0',
       },
+      tuning: { redisCommandTimeoutMs: 1000 },
     });
     await expectConverges(stack.sandbox, stack.store, LISTED, 30_000);
     load = new ApiLoad(

@@ -3,6 +3,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
+import { SandboxTuning } from 'sandbox-exchange';
+import { Tuning } from '../../src/config/tuning';
 import { StoreKeys } from '../../src/store/keys';
 import { MINUTE_COUNT_FIELD } from '../../src/store/trade-history';
 import { describeMachine } from '../bench/machine';
@@ -53,15 +55,10 @@ const MEASURES: readonly { measure: SoakMeasure; label: string; bytes: boolean; 
 /** The run's target: no measure grows by more than this after warm-up. */
 const TARGET_PERCENT = 10;
 
-/** Production's settings, but for the flush interval the chaos run also uses. */
-const PRODUCTION_TIMEOUTS = {
-  UPSTREAM_KEEPALIVE_MS: '15000',
-  UPSTREAM_SERVER_TIMEOUT_MS: '30000',
-  UPSTREAM_PONG_TIMEOUT_MS: '10000',
-  BOOK_VERIFY_INTERVAL_MS: '60000',
-  CATALOG_REFRESH_MS: '60000',
-  TRADES_SNAPSHOT_COUNT: '1000',
-};
+/** Production's tuning, but for the short lease the chaos run also uses. */
+const PRODUCTION_TUNING: Partial<Tuning> = Object.fromEntries(
+  Object.entries(new Tuning()).filter(([key]) => key !== 'leaseTtlMs'),
+);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -100,9 +97,10 @@ async function main(): Promise<void> {
     sandbox: {
       SANDBOX_HISTORY_HOURS: '24',
       SANDBOX_HISTORY_RATE: String(flowRate),
-      SANDBOX_KEEPALIVE_MS: '15000',
     },
-    ingest: { ...PRODUCTION_TIMEOUTS, ...gatewayEnv },
+    sandboxTuning: new SandboxTuning(),
+    ingest: gatewayEnv,
+    ingestTuning: PRODUCTION_TUNING,
   });
   const redis = new Redis(stack.redis.url);
   const keys = new StoreKeys();

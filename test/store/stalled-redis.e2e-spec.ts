@@ -104,11 +104,10 @@ describe('a Redis that stops answering', () => {
   });
 
   it('remakes any connection of the gateway, such as the one for leases, after a stall', async () => {
-    const client = createRedisClient({
-      REDIS_URL: proxy.url,
-      REDIS_CLUSTER: false,
-      REDIS_COMMAND_TIMEOUT_MS: TIMEOUT_MS,
-    });
+    const client = createRedisClient(
+      { REDIS_URL: proxy.url, REDIS_CLUSTER: false },
+      { commandTimeoutMs: TIMEOUT_MS },
+    );
     client.on('error', () => undefined);
     closing.push(() => client.disconnect());
     await once(client, 'ready');

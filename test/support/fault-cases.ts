@@ -1,4 +1,5 @@
-import { RunningSandbox } from 'sandbox-exchange';
+import { RunningSandbox, SandboxTuning } from 'sandbox-exchange';
+import { Tuning } from '../../src/config/tuning';
 import { runFault } from './fault-run';
 import { setFault } from './truth';
 
@@ -22,19 +23,17 @@ const SANDBOX_KEEPALIVE_MS = 300;
 export const SERVER_TIMEOUT_MS = 1_000;
 
 /** A sandbox that pings often, so that a silent one is told apart from a quiet market in a second. */
-export const FAST_SANDBOX = {
-  SANDBOX_FLOW_RATE: String(FLOW),
-  SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
-};
+export const FAST_SANDBOX = { SANDBOX_FLOW_RATE: String(FLOW) };
+export const FAST_SANDBOX_TUNING: Partial<SandboxTuning> = { hubKeepAliveMs: SANDBOX_KEEPALIVE_MS };
 
 /** Upstream timeouts of a second or less, a verification round of a few seconds. */
-export const FAST_APP = {
-  UPSTREAM_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS / 2),
-  UPSTREAM_SERVER_TIMEOUT_MS: String(SERVER_TIMEOUT_MS),
-  UPSTREAM_PONG_TIMEOUT_MS: '800',
-  BOOK_VERIFY_INTERVAL_MS: '1000',
+export const FAST_TUNING: Partial<Tuning> = {
+  upstreamKeepAliveMs: SANDBOX_KEEPALIVE_MS / 2,
+  upstreamServerTimeoutMs: SERVER_TIMEOUT_MS,
+  upstreamPongTimeoutMs: 800,
+  bookVerifyIntervalMs: 1000,
   // Few trades per subscription, so that every reconnect pages the rest from the trade history.
-  TRADES_SNAPSHOT_COUNT: '5',
+  tradesSnapshotCount: 5,
 };
 
 /** Each fault as a test drives it: on while the market moves, then off. */

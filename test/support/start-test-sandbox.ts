@@ -1,15 +1,19 @@
-import { loadSandboxConfig, RunningSandbox, startSandbox } from 'sandbox-exchange';
+import { loadSandboxConfig, RunningSandbox, SandboxTuning, startSandbox } from 'sandbox-exchange';
 
 /**
  * A sandbox exchange on a free loopback port, with one hour of history so that it starts fast.
- * `env` overrides any setting, e.g. `{ SANDBOX_FLOW_RATE: '0' }` for a quiet market.
+ * `env` overrides any setting, e.g. `{ SANDBOX_FLOW_RATE: '0' }` for a quiet market; `tuning` the
+ * built-in values, e.g. a short keep-alive.
  */
-export async function startTestSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
+export async function startTestSandbox(
+  env: Record<string, string> = {},
+  tuning: Partial<SandboxTuning> = {},
+): Promise<RunningSandbox> {
   const config = loadSandboxConfig({
     HOST: '127.0.0.1',
     SANDBOX_PORT: '0',
     SANDBOX_HISTORY_HOURS: '1',
     ...env,
   });
-  return startSandbox(config, false);
+  return startSandbox(config, false, tuning);
 }

@@ -1,8 +1,9 @@
 import { Socket } from 'node:net';
 import { basename } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
+import { Tuning, tuning } from '../../src/config/tuning';
 import { DATA_FILES } from '../../src/start-config';
-import { RunningSandbox } from 'sandbox-exchange';
+import { RunningSandbox, SandboxTuning } from 'sandbox-exchange';
 import { RunningApp, startApp } from '../../src/start-app';
 import { RedisStateStore } from '../../src/store/redis-state-store';
 import { StateStore } from '../../src/store/state-store';
@@ -24,8 +25,12 @@ export interface TestStack {
 export interface TestStackOptions {
   /** Settings of the sandbox (`SANDBOX_*`). */
   readonly sandbox?: Record<string, string>;
+  /** Tuning of the sandbox, on top of its built-in values. */
+  readonly sandboxTuning?: Partial<SandboxTuning>;
   /** Settings of the gateway application. */
   readonly app?: Record<string, string>;
+  /** Tuning of the gateway application, on top of the production defaults: short intervals, small limits. */
+  readonly tuning?: Partial<Tuning>;
   /** Keep state in a private Redis (default) or in memory. */
   readonly redis?: boolean;
   /** Log in to the gateway as the sandbox's demo user (default true); false runs without a trade feed. */
@@ -44,7 +49,7 @@ export interface TestStackOptions {
  * application ingesting from the sandbox (role `all`), all on free ports.
  */
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
-  const sandbox = await startTestSandbox(options.sandbox);
+  const sandbox = await startTestSandbox(options.sandbox, options.sandboxTuning);
   options.prepareSandbox?.(sandbox);
   const redis = options.redis === false ? undefined : await startRedisServer();
   const config = loadConfig(
@@ -58,7 +63,6 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         : { SANDBOX: 'true' }),
       HOST: '127.0.0.1',
       PORT: '0',
-      FLUSH_INTERVAL_MS: '50',
       ...(redis ? { REDIS_URL: redis.url } : {}),
       ...options.app,
     },
@@ -69,6 +73,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     config,
     options.credentials === false ? { ...upstream, credentials: undefined } : upstream,
     ['error'],
+    undefined,
+    tuning(options.tuning),
   );
   const store = app.app.get<StateStore>(STATE_STORE);
   return {
@@ -77,7 +83,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     app,
     store,
     close: async () => {
-      // Bounded, as a deployment's SHUTDOWN_TIMEOUT_MS bounds a shutdown, and within the suite's hook
+      // Bounded, as a deployment's shutdown timeout bounds a shutdown, and within the suite's hook
       // timeout: a part that is late is named, with what is still open, instead of failing the suite
       // without a cause.
       await within('the application', app.close(), 15_000);

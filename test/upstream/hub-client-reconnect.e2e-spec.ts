@@ -75,10 +75,7 @@ describe('HubClient: connection faults of the sandbox hub', () => {
   }
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({
-      SANDBOX_FLOW_RATE: '0',
-      SANDBOX_KEEPALIVE_MS: String(SANDBOX_KEEPALIVE_MS),
-    });
+    sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '0' }, { hubKeepAliveMs: SANDBOX_KEEPALIVE_MS });
   });
 
   beforeEach(() => {

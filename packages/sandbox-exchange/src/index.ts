@@ -4,6 +4,7 @@
  */
 export { loadSandboxConfig, SandboxConfigError } from './config/load-sandbox-config';
 export { SandboxConfig, TRADE_EVENT_NAMES, TradeEventName } from './config/sandbox-config';
+export { SandboxTuning } from './config/sandbox-tuning';
 export { describeSandbox, RunningSandbox, SandboxBanner, sandboxHost, startSandbox } from './start-sandbox';
 export { Side } from './engine/side';
 export { FAULT_NAMES, FAULTS, FaultName } from './faults/fault-catalog';

@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { AddressInfo } from 'node:net';
 import { SandboxConfig } from './config/sandbox-config';
 import { SandboxConfigModule } from './config/sandbox-config.module';
+import { SandboxTuning } from './config/sandbox-tuning';
 import { SandboxModule } from './sandbox.module';
 import { SandboxExchange } from './simulation/sandbox-exchange';
 
@@ -25,12 +26,14 @@ export function sandboxHost(config: Pick<SandboxConfig, 'HOST' | 'SANDBOX_HOST'>
   return config.SANDBOX_HOST ?? config.HOST;
 }
 
-/** Starts the sandbox exchange on `SANDBOX_PORT` (0 picks a free port). */
+/** Starts the sandbox exchange on `SANDBOX_PORT` (0 picks a free port); `tuning` is the defaults but in tests. */
 export async function startSandbox(
   config: SandboxConfig,
   logger: LogLevel[] | false = ['error', 'warn', 'log'],
+  tuning: Partial<SandboxTuning> = {},
 ): Promise<RunningSandbox> {
-  @Module({ imports: [SandboxConfigModule.forRoot(config), SandboxModule] })
+  const tuned = Object.assign(new SandboxTuning(), tuning);
+  @Module({ imports: [SandboxConfigModule.forRoot(config, tuned), SandboxModule] })
   class SandboxAppModule {}
 
   // A request still under way at shutdown is cut off: the server's close would wait for it.

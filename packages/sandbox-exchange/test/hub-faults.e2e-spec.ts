@@ -66,7 +66,7 @@ describe('sandbox market-data hub: connection faults', () => {
   let raw: RawHubClient | undefined;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '0', SANDBOX_KEEPALIVE_MS: String(KEEPALIVE_MS) });
+    sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '0' }, { hubKeepAliveMs: KEEPALIVE_MS });
     btc = sandbox.exchange.market('btc_usdt') as MarketSimulator;
     hubUrl = `${sandbox.wsUrl}/marketdata/info`;
   });

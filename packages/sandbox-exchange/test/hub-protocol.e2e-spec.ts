@@ -14,7 +14,7 @@ describe('sandbox market-data hub: handshake, keep-alive and broken input', () =
   let connection: HubConnection | undefined;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '0', SANDBOX_KEEPALIVE_MS: String(KEEPALIVE_MS) });
+    sandbox = await startTestSandbox({ SANDBOX_FLOW_RATE: '0' }, { hubKeepAliveMs: KEEPALIVE_MS });
     hubUrl = `${sandbox.wsUrl}/marketdata/info`;
   });
 

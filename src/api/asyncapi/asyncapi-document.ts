@@ -12,8 +12,8 @@ by sequence numbers and a checksum), new trades and the \`/summary\` records as 
 JSON text; decimals are strings in the listing endpoints' format.
 
 This document describes the gateway: its \`send\` operation is what a client receives, its \`receive\`
-operation what a client may send. The figures under \`x-limits\` are this process's settings
-(\`STREAM_*\`). The HTTP API's OpenAPI document is at \`/docs-json\`.`;
+operation what a client may send. The figures under \`x-limits\` are this process's limits of one
+connection, which the descriptions name as \`x-limits.<name>\`. The HTTP API's OpenAPI document is at \`/docs-json\`.`;
 
 /**
  * How a connection ends other than by the client: close codes, and upgrades the gateway refuses (or
@@ -28,9 +28,9 @@ const CLOSE_CODES = [
   {
     code: TOO_SLOW_CLOSE,
     reason: 'too slow',
-    when: 'the socket held unsent frames for STREAM_MAX_BEHIND_MS without once writing all out',
+    when: 'the socket held unsent frames for x-limits.maxBehindMs without once writing all out',
   },
-  { code: 1009, when: 'a frame larger than four times STREAM_MAX_FRAME_BYTES: it is not read' },
+  { code: 1009, when: 'a frame larger than four times x-limits.maxFrameBytes: it is not read' },
 ];
 const UPGRADE_REFUSALS = [
   { status: 404, when: 'a websocket upgrade on any other path' },
@@ -40,7 +40,7 @@ const UPGRADE_REFUSALS = [
   },
   {
     status: 429,
-    when: 'the client address holds STREAM_MAX_CONNECTIONS_PER_ADDRESS connections already (the body is the API error body, code too_many_requests)',
+    when: 'the client address holds x-limits.maxConnectionsPerAddress connections already (the body is the API error body, code too_many_requests)',
   },
   { status: 503, when: 'the process is stopping' },
 ];
@@ -95,7 +95,7 @@ export function asyncApiDocument(limits: StreamLimits, version = packageVersion(
         address: '/stream',
         title: 'the live stream',
         description:
-          'One websocket per reader, following up to STREAM_MAX_SUBSCRIPTIONS channels: book.{instrument}, trades.{instrument} and ticker.',
+          'One websocket per reader, following up to x-limits.maxSubscriptions channels: book.{instrument}, trades.{instrument} and ticker.',
         messages: Object.fromEntries(
           [...Object.keys(received), ...Object.keys(sent)].map((name) => [
             name,
@@ -105,15 +105,7 @@ export function asyncApiDocument(limits: StreamLimits, version = packageVersion(
         bindings: { ws: { method: 'GET', bindingVersion: '0.1.0' } },
         'x-close-codes': CLOSE_CODES,
         'x-upgrade-refusals': UPGRADE_REFUSALS,
-        'x-limits': {
-          STREAM_MAX_SUBSCRIPTIONS: limits.maxSubscriptions,
-          STREAM_MAX_FRAME_BYTES: limits.maxFrameBytes,
-          STREAM_HEARTBEAT_MS: limits.heartbeatMs,
-          STREAM_MAX_BACKLOG: limits.maxBacklog,
-          STREAM_MAX_CONNECTIONS_PER_ADDRESS: limits.maxConnectionsPerAddress,
-          STREAM_SUBSCRIBE_RATE: limits.subscribeRate,
-          STREAM_MAX_BEHIND_MS: limits.maxBehindMs,
-        },
+        'x-limits': { ...limits },
       },
     },
     operations: {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { Readiness } from '../../health/readiness';
 import { SyncState } from '../../market/sync-state';
 import { ListenerSet } from '../../store/listener-set';
@@ -26,7 +27,7 @@ export interface FreshnessSample {
   readonly at: number;
   /** The oldest data age of the listed markets (how long ago each book was last known current). */
   readonly maxDataAgeMs: number | null;
-  /** Listed markets whose book is live and younger than STALE_AFTER_MS, out of `markets`. */
+  /** Listed markets whose book is live and younger than `staleAfterMs` (tuning), out of `markets`. */
   readonly fresh: number;
   readonly markets: number;
 }
@@ -64,6 +65,7 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
     @Inject(STATE_STORE) private readonly store: StateStore,
     private readonly readiness: Readiness,
     private readonly config: AppConfig,
+    private readonly tuning: Tuning,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -239,7 +241,7 @@ export class ConsoleObserver implements OnApplicationBootstrap, OnApplicationShu
       const head = this.views.head(market.instrument);
       const age = head && head.confirmedAt > 0 ? Math.max(0, now - head.confirmedAt) : null;
       if (age !== null) maxDataAgeMs = Math.max(maxDataAgeMs ?? 0, age);
-      if (head?.syncState === 'live' && age !== null && age < this.config.STALE_AFTER_MS) fresh++;
+      if (head?.syncState === 'live' && age !== null && age < this.tuning.staleAfterMs) fresh++;
     }
     this.samples.add({ at: now, maxDataAgeMs, fresh, markets: markets.length });
   }

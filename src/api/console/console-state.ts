@@ -1,5 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig, usesRedis } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { instanceId } from '../../config/instance-id';
 import { ingests } from '../../config/role';
 import { ListingHealthService } from '../listing-health/listing-health-service';
@@ -39,6 +40,7 @@ export class ConsoleState implements OnModuleDestroy {
     private readonly views: MarketViews,
     private readonly observer: ConsoleObserver,
     private readonly config: AppConfig,
+    private readonly tuning: Tuning,
   ) {
     this.self = { id: instanceId(config), role: config.ROLE, ingests: ingests(config.ROLE) };
     this.consoleFeed = new ServerSentFeed('console', () => this.console(), {
@@ -73,7 +75,7 @@ export class ConsoleState implements OnModuleDestroy {
     );
     return consoleSnapshot({
       now: report.generatedAt,
-      staleAfterMs: this.config.STALE_AFTER_MS,
+      staleAfterMs: this.tuning.staleAfterMs,
       markets: report.markets,
       heads: (instrument) => this.views.head(instrument),
       lastPrice: (instrument) => lastPrices.get(instrument) ?? null,
@@ -94,7 +96,7 @@ export class ConsoleState implements OnModuleDestroy {
     const now = Date.now();
     return statusSnapshot({
       now,
-      staleAfterMs: this.config.STALE_AFTER_MS,
+      staleAfterMs: this.tuning.staleAfterMs,
       storeReachable: !this.views.stale,
       sandbox: this.views.sandbox,
       markets: this.views.markets().map((market) => {

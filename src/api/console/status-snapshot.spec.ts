@@ -24,7 +24,7 @@ describe('statusSnapshot', () => {
     events: [] as ConsoleEvent[],
   };
 
-  it('calls a market live only while its book is live and its data younger than STALE_AFTER_MS', () => {
+  it('calls a market live only while its book is live and its data younger than staleAfterMs', () => {
     expect(statusSnapshot(input).markets.map((market) => market.state)).toEqual([
       'live',
       'stale',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { ExactRatio } from '../../market/exact-ratio';
 import { BandDepth, BookLiquidity, bookLiquidity } from '../../market/listing-health/book-liquidity';
 import { ListingThresholds } from '../../market/listing-health/listing-thresholds';
@@ -19,6 +20,13 @@ const PARALLEL_BOOK_READS = 8;
 /** Figures older than this many refresh intervals are not served while new ones are computed. */
 const SERVE_STALE_INTERVALS = 3;
 
+/** CoinGecko reads ±2 % depth for liquidity: a spread wider than that band leaves it empty on one side. */
+const MAX_SPREAD_PERCENT = '2';
+/** Neither aggregator publishes a minimum depth: a thousand dollars each side, the least a listing pair shows. */
+const MIN_DEPTH_USD = '1000';
+/** A 24-hour volume of a hundred times the ±2 % depth is what CoinGecko's review calls volume that "seems fake". */
+const VOLUME_DEPTH_RATIO = '100';
+
 /** The ±2 % depths of one book as read. */
 interface BookDepths {
   readonly version: number;
@@ -36,7 +44,7 @@ interface BooksRead {
  * The listing-health figures of every listed market. The best prices, volumes, ages and status are
  * the heads' of the moment asked, and so are the dollar prices, from the markets' mids. The ±2 %
  * depths need whole books: those whose version moved are read, a few at a time and kept nowhere, when
- * the figures are asked for and older than LISTING_HEALTH_REFRESH_MS, and nothing is read while
+ * the figures are asked for and older than `listingHealthRefreshMs` (tuning), and nothing is read while
  * nobody asks.
  */
 @Injectable()
@@ -51,16 +59,17 @@ export class ListingHealthService {
     private readonly listing: ListingService,
     private readonly views: MarketViews,
     config: AppConfig,
+    tuning: Tuning,
     registry: Registry,
   ) {
     this.references = config.USD_REFERENCE_ASSETS.split(',');
-    this.refreshMs = config.LISTING_HEALTH_REFRESH_MS;
+    this.refreshMs = tuning.listingHealthRefreshMs;
     this.thresholds = {
-      maxSpreadPercent: ExactRatio.of(config.LISTING_MAX_SPREAD_PERCENT),
-      minDepthUsd: ExactRatio.of(config.LISTING_MIN_DEPTH_USD),
-      staleTradesMs: config.LISTING_STALE_TRADES_MS,
-      staleBookMs: config.LISTING_STALE_BOOK_MS,
-      volumeToDepthRatio: ExactRatio.of(config.LISTING_VOLUME_DEPTH_RATIO),
+      maxSpreadPercent: ExactRatio.of(MAX_SPREAD_PERCENT),
+      minDepthUsd: ExactRatio.of(MIN_DEPTH_USD),
+      staleTradesMs: tuning.listingStaleTradesMs,
+      staleBookMs: tuning.listingStaleBookMs,
+      volumeToDepthRatio: ExactRatio.of(VOLUME_DEPTH_RATIO),
     };
     new ListingHealthMetrics(registry, async () => (views.ready ? this.report() : undefined));
   }

@@ -1,6 +1,6 @@
-import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 
-/** What one connection of the live stream may do, from the `STREAM_*` settings. */
+/** What one connection of the live stream may do (the `stream*` tuning). */
 export interface StreamLimits {
   readonly maxSubscriptions: number;
   readonly maxFrameBytes: number;
@@ -11,14 +11,14 @@ export interface StreamLimits {
   readonly maxBehindMs: number;
 }
 
-export function streamLimits(config: AppConfig): StreamLimits {
+export function streamLimits(tuning: Tuning): StreamLimits {
   return {
-    maxSubscriptions: config.STREAM_MAX_SUBSCRIPTIONS,
-    maxFrameBytes: config.STREAM_MAX_FRAME_BYTES,
-    maxBacklog: config.STREAM_MAX_BACKLOG,
-    heartbeatMs: config.STREAM_HEARTBEAT_MS,
-    maxConnectionsPerAddress: config.STREAM_MAX_CONNECTIONS_PER_ADDRESS,
-    subscribeRate: config.STREAM_SUBSCRIBE_RATE,
-    maxBehindMs: config.STREAM_MAX_BEHIND_MS,
+    maxSubscriptions: tuning.streamMaxSubscriptions,
+    maxFrameBytes: tuning.streamMaxFrameBytes,
+    maxBacklog: tuning.streamMaxBacklog,
+    heartbeatMs: tuning.streamHeartbeatMs,
+    maxConnectionsPerAddress: tuning.streamMaxConnectionsPerAddress,
+    subscribeRate: tuning.streamSubscribeRate,
+    maxBehindMs: tuning.streamMaxBehindMs,
   };
 }

@@ -89,7 +89,7 @@ export class StreamMetrics {
     );
     counter(
       'mdg_stream_conflations_total',
-      "Times a /stream connection's waiting messages of a channel were dropped because it fell more than STREAM_MAX_BACKLOG behind: for one snapshot (book) or resyncing (trades).",
+      "Times a /stream connection's waiting messages of a channel were dropped because it fell more than the maxBacklog limit behind: for one snapshot (book) or resyncing (trades).",
       'kind',
       this.conflationsByKind,
     );
@@ -102,7 +102,7 @@ export class StreamMetrics {
     const slowCloses = () => this.slowCloses;
     new Counter({
       name: 'mdg_stream_slow_closes_total',
-      help: '/stream connections closed with 4008 for staying behind STREAM_MAX_BEHIND_MS.',
+      help: '/stream connections closed with 4008 for staying behind the maxBehindMs limit.',
       registers: [registry],
       collect() {
         this.reset();

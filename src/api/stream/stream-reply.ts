@@ -21,10 +21,10 @@ export type StreamReply =
  * |--------------------------|-----------------------------------------------------------------|
  * | `unknown_channel`        | also: the instrument is not a listed market                     |
  * | `not_ready`              | the process has not loaded the market list yet: try again soon  |
- * | `too_many_subscriptions` | the connection would follow more than `STREAM_MAX_SUBSCRIPTIONS` |
+ * | `too_many_subscriptions` | the connection would follow more than the `maxSubscriptions` stream limit |
  * | `not_subscribed`         | an unsubscribe of a channel the connection does not follow      |
  * | `binary_frame`           | a binary frame: the protocol is JSON text                       |
- * | `rate_limited`           | more subscribe or unsubscribe frames than `STREAM_SUBSCRIBE_RATE` |
+ * | `rate_limited`           | more subscribe or unsubscribe frames than the `subscribeRate` stream limit |
  */
 export type ConnectionErrorCode =
   | 'unknown_channel'
@@ -37,5 +37,5 @@ export type ConnectionErrorCode =
 /** Close code of a connection the server closes because it stops: reconnect, to another replica. */
 export const SERVICE_RESTART_CLOSE = 1012;
 
-/** Close code of a connection that stayed behind for `STREAM_MAX_BEHIND_MS`. */
+/** Close code of a connection that stayed behind for the `maxBehindMs` stream limit. */
 export const TOO_SLOW_CLOSE = 4008;

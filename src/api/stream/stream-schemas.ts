@@ -12,21 +12,21 @@ export type StreamErrorCode = ClientFrameErrorCode | ChannelErrorCode | Connecti
 
 /** Every error code with its meaning; keyed by the code types, so that a new code cannot go undocumented. */
 export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
-  frame_too_large: 'the frame is longer than STREAM_MAX_FRAME_BYTES; it is not read',
+  frame_too_large: 'the frame is longer than x-limits.maxFrameBytes; it is not read',
   bad_json: 'the frame is not JSON',
   bad_frame: 'the frame is JSON but not an object',
   unknown_op: 'op is missing, not a string, or not subscribe, unsubscribe or ping',
   bad_channels: 'channels is missing, not an array, empty, or holds a non-string',
-  too_many_channels: 'one frame names more channels than STREAM_MAX_SUBSCRIPTIONS',
+  too_many_channels: 'one frame names more channels than x-limits.maxSubscriptions',
   unknown_channel: 'a kind other than book, trades or ticker, or an instrument that is not a listed market',
   bad_channel: 'a malformed channel name',
   not_ready:
     'the process has not loaded the market list yet (it is not ready): the channel may well exist; subscribe again in a moment',
-  too_many_subscriptions: 'the connection would follow more than STREAM_MAX_SUBSCRIPTIONS channels',
+  too_many_subscriptions: 'the connection would follow more than x-limits.maxSubscriptions channels',
   not_subscribed: 'an unsubscribe of a channel the connection does not follow',
   binary_frame: 'a binary frame: the protocol is JSON text',
   rate_limited:
-    'more subscribe or unsubscribe frames than STREAM_SUBSCRIBE_RATE per second; the frame is not read',
+    'more subscribe or unsubscribe frames than x-limits.subscribeRate per second; the frame is not read',
 };
 
 /** A channel in its catalogue form, as every server frame names it. */
@@ -148,7 +148,7 @@ export const SERVER_FRAMES: Readonly<Record<StreamReply['type'], TSchema>> = {
     message: Type.String({ description: 'for people; may change' }),
   }),
   pong: frame('the answer to ping', { type: Type.Literal('pong') }),
-  heartbeat: frame('nothing else was sent for STREAM_HEARTBEAT_MS', {
+  heartbeat: frame('nothing else was sent for x-limits.heartbeatMs', {
     type: Type.Literal('heartbeat'),
     ts: unixMs('when it was sent'),
   }),

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Registry } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
-import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ListingService } from '../views/listing-service';
@@ -43,13 +43,13 @@ export class StreamServer implements OnModuleDestroy {
   private closing?: Promise<void>;
 
   constructor(
-    config: AppConfig,
+    tuning: Tuning,
     private readonly views: MarketViews,
     listing: ListingService,
     @Inject(STATE_STORE) store: StateStore,
     registry: Registry,
   ) {
-    this.limits = streamLimits(config);
+    this.limits = streamLimits(tuning);
     this.metrics = new StreamMetrics(registry, () => this.connections.values());
     this.addresses = new AddressCounts(this.limits.maxConnectionsPerAddress);
     this.books = new BookFeeds(store);

@@ -1,5 +1,8 @@
 import { BookView } from '../../store/state-store';
 
+/** A thousand books of 500 levels stay in memory; books asked for less often are read from the store again. */
+export const BOOK_CACHE_MAX_LEVELS = 500_000;
+
 export interface CachedBook {
   readonly view: BookView;
   readonly fetchedAt: number;

@@ -1,12 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-  Optional,
-} from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { normalizeInstrument } from '../../market/instrument-name';
 import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
@@ -89,10 +81,10 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     @Inject(STATE_STORE) private readonly store: StateStore,
-    @Optional() config?: AppConfig,
+    /** Levels of full books kept in memory; unbounded for a test's own views. */
+    maxBookLevels = Number.POSITIVE_INFINITY,
   ) {
-    // Without a configuration (a test's own views), every book stays.
-    this.books = new BookCache(config?.BOOK_CACHE_MAX_LEVELS ?? Number.POSITIVE_INFINITY);
+    this.books = new BookCache(maxBookLevels);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { MarketInfo } from '../../market/market-info';
 import { JobScheduler } from '../../scheduler/scheduled-job';
 import { MemoryStateStore } from '../../store/memory-state-store';
@@ -32,7 +32,7 @@ const jobs: JobScheduler = {
   runSoon: async () => undefined,
   stop: async () => undefined,
 };
-const config = { CATALOG_REFRESH_MS: 60_000 } as AppConfig;
+const intervals = new Tuning();
 
 describe('CatalogFollower', () => {
   let store: MemoryStateStore;
@@ -46,7 +46,7 @@ describe('CatalogFollower', () => {
     store = new MemoryStateStore();
     shutdown = new ShutdownSignal();
     remembered = [];
-    follower = new CatalogFollower(store, jobs, config, shutdown, {
+    follower = new CatalogFollower(store, jobs, intervals, shutdown, {
       remember: (catalog) => remembered.push(catalog.refreshedAt),
     });
     heard = [];

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { Tuning } from '../../config/tuning';
 import { MarketCatalog, MarketInfo } from '../../market/market-info';
 import { JOB_SCHEDULER, JobScheduler } from '../../scheduler/scheduled-job';
 import { StateStore } from '../../store/state-store';
@@ -26,7 +26,7 @@ export class CatalogFollower {
   constructor(
     @Inject(STATE_STORE) private readonly store: StateStore,
     @Inject(JOB_SCHEDULER) private readonly jobs: JobScheduler,
-    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(Tuning) private readonly tuning: Tuning,
     @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
     @Inject(CatalogRefresher) private readonly refresher: Pick<CatalogRefresher, 'remember'>,
   ) {}
@@ -42,7 +42,7 @@ export class CatalogFollower {
       if (notice.kind === 'catalog') void this.load();
     });
     // Change notices are fire-and-forget: the stored catalogue is also read now and then.
-    this.timer = setInterval(() => void this.load(), this.config.CATALOG_REFRESH_MS);
+    this.timer = setInterval(() => void this.load(), this.tuning.catalogRefreshMs);
   }
 
   stop(): void {

@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { Tuning } from '../../../src/config/tuning';
+import { gatewayEntry } from '../../support/gateway-entry';
 import { freePort } from '../../support/redis-server';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -24,10 +26,13 @@ export interface GatewayRun {
 const running = new Set<ChildProcess>();
 process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
-/** Starts `node dist/main.js` on a free port with `env` on top of a minimal environment. */
-export async function runGateway(env: Record<string, string>): Promise<GatewayRun> {
+/**
+ * Starts `node dist/main.js` on a free port with `env` on top of a minimal environment (with
+ * `tuning`, the test entry of the build that passes it in).
+ */
+export async function runGateway(env: Record<string, string>, tuning?: Partial<Tuning>): Promise<GatewayRun> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, gatewayEntry(tuning), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, TZ: 'UTC', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Tuning } from '../../../src/config/tuning';
+import { gatewayEntry } from '../../support/gateway-entry';
 import { freePort } from '../../support/redis-server';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -29,6 +31,8 @@ export interface GatewayProcessOptions {
   readonly name: string;
   /** Settings of the replica, on top of HOST, PORT, ROLE, INSTANCE_ID and LOG_LEVEL. */
   readonly env: Record<string, string>;
+  /** Tuning of the replica on top of the production defaults; none runs `dist/main.js` itself. */
+  readonly tuning?: Partial<Tuning>;
 }
 
 /** Set, every replica's output is also kept whole in `{dir}/{name}-{pid}.log`, to read after a run. */
@@ -56,7 +60,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
 class PortTakenError extends Error {}
 
 async function startOnPort(options: GatewayProcessOptions, port: number): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, gatewayEntry(options.tuning), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
-import { RunningSandbox } from 'sandbox-exchange';
+import { RunningSandbox, SandboxTuning } from 'sandbox-exchange';
+import { Tuning } from '../../../src/config/tuning';
 import { RedisStateStore } from '../../../src/store/redis-state-store';
 import { waitFor } from '../../support/fault-run';
 import { startRedisServer, TestRedisServer } from '../../support/redis-server';
@@ -12,8 +13,12 @@ export interface ScaleStackOptions {
   readonly api?: number;
   /** Settings of the sandbox (`SANDBOX_*`). */
   readonly sandbox?: Record<string, string>;
+  /** Tuning of the sandbox, on top of its built-in values. */
+  readonly sandboxTuning?: Partial<SandboxTuning>;
   /** Settings of every ingest replica, on top of the defaults below. */
   readonly ingestEnv?: Record<string, string>;
+  /** Tuning of every ingest replica, on top of the short lease below. */
+  readonly ingestTuning?: Partial<Tuning>;
   /** Log in to the gateway (default true); false runs without a trade feed. */
   readonly credentials?: boolean;
 }
@@ -41,7 +46,7 @@ export class ScaleStack {
   }
 
   static async start(options: ScaleStackOptions): Promise<ScaleStack> {
-    const sandbox = await startTestSandbox(options.sandbox);
+    const sandbox = await startTestSandbox(options.sandbox, options.sandboxTuning);
     const redis = await startRedisServer();
     const processes: GatewayProcess[] = [];
     try {
@@ -49,8 +54,6 @@ export class ScaleStack {
       const apiEnv = { ...common, RATE_LIMIT_PER_MINUTE: '0' };
       const ingestEnv = {
         ...common,
-        LEASE_TTL_MS: String(LEASE_TTL_MS),
-        FLUSH_INTERVAL_MS: '50',
         UPSTREAM_BASE_URL: sandbox.baseUrl,
         ...(options.credentials === false
           ? {}
@@ -59,7 +62,12 @@ export class ScaleStack {
       };
       const started = await Promise.all([
         ...Array.from({ length: options.ingest }, (_, index) =>
-          startGatewayProcess({ role: 'ingest', name: `ingest-${index + 1}`, env: ingestEnv }),
+          startGatewayProcess({
+            role: 'ingest',
+            name: `ingest-${index + 1}`,
+            env: ingestEnv,
+            tuning: { leaseTtlMs: LEASE_TTL_MS, ...options.ingestTuning },
+          }),
         ),
         ...Array.from({ length: options.api ?? 0 }, (_, index) =>
           startGatewayProcess({

@@ -30,7 +30,6 @@ describe('loadSandboxConfig', () => {
       SANDBOX_FLOW_RATE: 4,
       SANDBOX_HISTORY_HOURS: 24,
       SANDBOX_TRADE_EVENT: 'OrderTradeEvent',
-      SANDBOX_KEEPALIVE_MS: 15_000,
       SANDBOX_RATE_LIMITS: true,
     });
     expect(config.SANDBOX_MARKETS_FILE).toBeUndefined();
@@ -64,7 +63,6 @@ describe('loadSandboxConfig', () => {
         SANDBOX_FLOW_RATE: 'fast',
         SANDBOX_HISTORY_HOURS: '49',
         SANDBOX_TRADE_EVENT: 'Trades',
-        SANDBOX_KEEPALIVE_MS: '99',
         SANDBOX_RATE_LIMITS: 'maybe',
       }),
     ).toEqual([
@@ -73,8 +71,13 @@ describe('loadSandboxConfig', () => {
       'SANDBOX_FLOW_RATE="fast": must be a number of orders per second from 0 to 100000',
       'SANDBOX_HISTORY_HOURS="49": must be a number of hours from 0 to 48',
       'SANDBOX_TRADE_EVENT="Trades": must be one of OrderTradeEvent, TradeDataUpdateEvent',
-      'SANDBOX_KEEPALIVE_MS="99": must be an integer number of milliseconds from 100 to 600000',
       'SANDBOX_RATE_LIMITS="maybe": must be true or false',
+    ]);
+  });
+
+  it('refuses a variable that is no longer a setting', () => {
+    expect(problemsOf({ SANDBOX_KEEPALIVE_MS: '500' })).toEqual([
+      'SANDBOX_KEEPALIVE_MS: no longer a setting, its value is built in; remove it',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { marketsFileProblems } from '../market/market-catalog';
 import { usersFileProblems } from '../users/users-file';
 import { SandboxConfig, TRADE_EVENT_NAMES } from './sandbox-config';
+import { REMOVED_SANDBOX_SETTINGS } from './sandbox-tuning';
 import { flag, integer, numberOf, oneOf, port, SettingReader, text } from './setting-readers';
 
 export class SandboxConfigError extends Error {
@@ -24,7 +25,6 @@ const READERS: { readonly [K in keyof SandboxConfig]-?: SettingReader<NonNullabl
   SANDBOX_HISTORY_HOURS: numberOf('hours', 0, 48),
   SANDBOX_HISTORY_RATE: numberOf('orders per second', 0, 100),
   SANDBOX_TRADE_EVENT: oneOf(TRADE_EVENT_NAMES),
-  SANDBOX_KEEPALIVE_MS: integer(100, 600_000, ' number of milliseconds'),
   SANDBOX_RATE_LIMITS: flag(),
 };
 
@@ -50,6 +50,9 @@ export function loadSandboxConfig(env: Environment = process.env): SandboxConfig
     if ('problem' in reading) problems.push(`${key}=${JSON.stringify(raw)}: ${reading.problem}`);
     else Object.assign(config, { [key]: reading.value });
   }
+  for (const key of REMOVED_SANDBOX_SETTINGS)
+    if ((env[key] ?? '').trim() !== '')
+      problems.push(`${key}: no longer a setting, its value is built in; remove it`);
   if (config.SANDBOX_MARKET_COUNT !== undefined && config.SANDBOX_MARKETS_FILE)
     problems.push('SANDBOX_MARKET_COUNT and SANDBOX_MARKETS_FILE: choose one');
   for (const { key, problems: check } of DATA_FILES) {

@@ -48,9 +48,6 @@ export class SandboxConfig {
   /** Name of the websocket gateway's public trade event: `OrderTradeEvent` or `TradeDataUpdateEvent`. */
   SANDBOX_TRADE_EVENT: TradeEventName = 'OrderTradeEvent';
 
-  /** Interval of the hubs' keep-alive pings; a connection silent for twice this long is closed. */
-  SANDBOX_KEEPALIVE_MS = 15_000;
-
   /**
    * Enforce the exchange's REST limits: 1 request/s under `/frontoffice/`, 2 requests/s under
    * `/marketdata/`, per client address.

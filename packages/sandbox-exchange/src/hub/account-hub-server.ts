@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SandboxConfig } from '../config/sandbox-config';
+import { SandboxTuning } from '../config/sandbox-tuning';
 import { FaultChange } from '../faults/fault-switchboard';
 import { errorBody } from '../http/error-body';
 import { UpgradeRouter } from '../http/upgrade-router';
@@ -32,13 +32,13 @@ export class AccountHubServer implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(SandboxExchange) private readonly exchange: SandboxExchange,
     @Inject(UpgradeRouter) private readonly upgrades: UpgradeRouter,
-    @Inject(SandboxConfig) config: SandboxConfig,
+    @Inject(SandboxTuning) tuning: SandboxTuning,
     @Inject(SandboxUsers) private readonly users: SandboxUsers,
     @Inject(AccountHub) private readonly hub: AccountHub,
   ) {
     this.connections = new HubConnections({
       maxFrameBytes: MAX_FRAME_BYTES,
-      keepAliveMs: config.SANDBOX_KEEPALIVE_MS,
+      keepAliveMs: tuning.hubKeepAliveMs,
       isSilenced: () => exchange.faults.isOn('silence'),
       isRefusing: () => exchange.faults.isOn('drop-connections'),
     });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SandboxConfig } from '../config/sandbox-config';
+import { SandboxTuning } from '../config/sandbox-tuning';
 import { UpgradeRouter } from '../http/upgrade-router';
 import { SandboxExchange } from '../simulation/sandbox-exchange';
 import { HubConnection } from './hub-connection';
@@ -29,13 +29,13 @@ export class HubServer implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(SandboxExchange) exchange: SandboxExchange,
     @Inject(UpgradeRouter) private readonly upgrades: UpgradeRouter,
-    @Inject(SandboxConfig) config: SandboxConfig,
+    @Inject(SandboxTuning) tuning: SandboxTuning,
     @Inject(HubNegotiation) private readonly negotiation: HubNegotiation,
     @Inject(MarketDataHub) private readonly hub: MarketDataHub,
   ) {
     this.connections = new HubConnections({
       maxFrameBytes: MAX_FRAME_BYTES,
-      keepAliveMs: config.SANDBOX_KEEPALIVE_MS,
+      keepAliveMs: tuning.hubKeepAliveMs,
       isSilenced: () => exchange.faults.isOn('silence'),
       isRefusing: () => exchange.faults.isOn('drop-connections'),
       onProtocolError: (error) => this.countProtocolError(error),
