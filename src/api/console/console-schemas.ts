@@ -67,7 +67,7 @@ export const FreshnessSampleSchema = Type.Object({
     }),
   ),
   fresh: Type.Integer({
-    description: 'listed markets whose book is live and younger than the staleness bound, out of markets',
+    description: 'listed markets whose book is live and younger than the staleness bound (60 s), out of markets',
   }),
   markets: Type.Integer(),
 });
