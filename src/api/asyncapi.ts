@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi/asyncapi-document';
+import { Contact } from './schema/document-info';
 import { StreamLimits } from './stream/stream-limits';
 
 /**
@@ -7,8 +8,8 @@ import { StreamLimits } from './stream/stream-limits';
  * TypeScript, from the types the stream sends, and a test checks every frame a running stream sends
  * against it.
  */
-export function serveAsyncApi(app: NestFastifyApplication, limits: StreamLimits): void {
-  const body = JSON.stringify(asyncApiDocument(limits));
+export function serveAsyncApi(app: NestFastifyApplication, limits: StreamLimits, contact: Contact): void {
+  const body = JSON.stringify(asyncApiDocument(limits, contact));
   app
     .getHttpAdapter()
     .getInstance()

@@ -19,6 +19,7 @@ import { applySecurityHeaders } from './http/security-headers';
 import { serveRoutes } from './http/serve-routes';
 import { serveAsyncApi } from './asyncapi';
 import { setUpOpenApi } from './openapi';
+import { apiContact } from './schema/document-info';
 import { streamLimits } from './stream/stream-limits';
 import { StreamServer } from './stream/stream-server';
 import { serveUpgradeRequired } from './stream/upgrade-required';
@@ -87,8 +88,9 @@ export class HttpApi {
     if (!this.servesRoutes) return;
     const routes = app.get(ApiRoutes).all;
     serveRoutes(fastify, routes);
-    setUpOpenApi(app);
-    serveAsyncApi(app, streamLimits(this.tuning));
+    const contact = apiContact(this.config);
+    setUpOpenApi(app, contact);
+    serveAsyncApi(app, streamLimits(this.tuning), contact);
     this.console = app.get(ConsoleState);
     serveConsolePages(fastify, {
       config: this.config,

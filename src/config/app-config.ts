@@ -1,6 +1,7 @@
 import { IsOptional } from 'class-validator';
 import { Role } from './role';
 import {
+  Email,
   FilePath,
   Flag,
   Format,
@@ -74,6 +75,16 @@ export class AppConfig {
     '* or comma-separated origins such as https://example.com',
   )
   CORS_ORIGINS?: string;
+
+  /** Email address the API documents (/docs-json, /docs/asyncapi.json) give for questions about the API. */
+  @IsOptional()
+  @Email()
+  API_CONTACT_EMAIL?: string = undefined;
+
+  /** Web page the API documents give for the API's support, such as the exchange's page for developers. */
+  @IsOptional()
+  @Url(['https', 'http'])
+  API_CONTACT_URL?: string = undefined;
 
   // The operator console (`/console`) and the public status page (`/status`).
 

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import {
+  Email,
   FilePath,
   Flag,
   Format,
@@ -68,6 +69,13 @@ describe('setting rules', () => {
     expect(check(Url(['ws', 'wss', 'http']), 'x').messages).toEqual([
       'must be a URL starting with ws://, wss:// or http://',
     ]);
+  });
+
+  it('Email: an address', () => {
+    expect(check(Email(), 'api@exchange.example').messages).toEqual([]);
+    for (const bad of ['api', 'api@', 'https://exchange.example']) {
+      expect(check(Email(), bad).messages).toEqual(['must be an email address such as api@exchange.example']);
+    }
   });
 
   it('Identifier: letters, digits and the given punctuation, up to the length', () => {

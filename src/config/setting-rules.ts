@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { EnvBoolean, EnvNumber } from './env-transforms';
 
 /**
@@ -51,6 +51,11 @@ export function Identifier(maxLength: number, punctuation: string): PropertyDeco
   const pattern = new RegExp(`^[${characters}]{1,${maxLength}}$`);
   const message = `must be 1-${maxLength} letters, digits, ${orList([...punctuation], ' ')}`;
   return Matches(pattern, { message });
+}
+
+/** An email address. */
+export function Email(): PropertyDecorator {
+  return IsEmail({}, { message: 'must be an email address such as api@exchange.example' });
 }
 
 /** Text matching `pattern`, described to the operator as `description`. */

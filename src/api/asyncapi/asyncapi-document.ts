@@ -2,7 +2,7 @@ import { packageVersion } from '../package-version';
 import { StreamLimits } from '../stream/stream-limits';
 import { SERVICE_RESTART_CLOSE, TOO_SLOW_CLOSE } from '../stream/stream-reply';
 import type { TSchema } from '@sinclair/typebox';
-import { CONTACT, LICENSE } from '../schema/document-info';
+import { Contact, LICENSE } from '../schema/document-info';
 import { clientFrames, SERVER_FRAMES } from '../stream/stream-schemas';
 
 export const ASYNCAPI_PATH = '/docs/asyncapi.json';
@@ -66,7 +66,7 @@ function messages(payloads: Readonly<Record<string, TSchema>>, prefix: string) {
 }
 
 /** The AsyncAPI 3.0 document of `/stream`, with this process's limits. */
-export function asyncApiDocument(limits: StreamLimits, version = packageVersion()) {
+export function asyncApiDocument(limits: StreamLimits, contact: Contact, version = packageVersion()) {
   const received = messages(clientFrames(limits), 'client');
   const sent = messages(SERVER_FRAMES, 'server');
   const channelRefs = (names: string[]) =>
@@ -77,7 +77,7 @@ export function asyncApiDocument(limits: StreamLimits, version = packageVersion(
       title: 'Market-data gateway live stream',
       version,
       description: DESCRIPTION,
-      contact: CONTACT,
+      contact,
       license: { name: LICENSE.name },
       tags: [STREAM_TAG],
     },

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CONTACT, LICENSE } from '../schema/document-info';
+import { Contact, LICENSE } from '../schema/document-info';
 import { ErrorBody } from '../schema/error-schemas';
 import { schemaComponents } from '../schema/schema-components';
 import { ASYNCAPI_PATH } from '../asyncapi/asyncapi-document';
@@ -38,7 +38,7 @@ Books, trades and tickers are also pushed over a websocket at \`GET /stream\`, w
 its AsyncAPI 3.0 document is served at \`${ASYNCAPI_PATH}\`.`;
 
 /** The OpenAPI 3.1 document of every endpoint the API serves; its schemas are the wire schemas. */
-export function openApiDocument(version = packageVersion()): OpenAPIObject {
+export function openApiDocument(contact: Contact, version = packageVersion()): OpenAPIObject {
   const schemas = Object.assign({ ErrorBody }, ...ENDPOINT_FAMILIES.map((family) => family.schemas));
   return {
     openapi: '3.1.0',
@@ -46,7 +46,7 @@ export function openApiDocument(version = packageVersion()): OpenAPIObject {
       title: 'Market-data gateway',
       version,
       description: DESCRIPTION,
-      contact: CONTACT,
+      contact,
       license: LICENSE,
     },
     // Relative: the document describes the gateway that serves it, wherever it is deployed.
