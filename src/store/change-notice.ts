@@ -1,11 +1,13 @@
-import { ChangeNotice, InstrumentHead } from './state-store';
+import { ChangeNotice, InstrumentChange } from './state-store';
 
-export function instrumentNotice(head: InstrumentHead): ChangeNotice {
+/** The notice of an instrument write, which carries what the write changed. */
+export function instrumentNotice(change: InstrumentChange): ChangeNotice {
   return {
     kind: 'instrument',
-    instrument: head.instrument,
-    bookVersion: head.bookVersion,
-    tradesRevision: head.tradesRevision,
+    instrument: change.instrument,
+    bookVersion: change.head.bookVersion,
+    tradesRevision: change.head.tradesRevision,
+    change,
   };
 }
 
@@ -13,8 +15,8 @@ export function catalogNotice(refreshedAt: number): ChangeNotice {
   return { kind: 'catalog', refreshedAt };
 }
 
-/** The notice a change message carries, or `undefined` when the message is not one. */
-export function parseChangeNotice(text: string): ChangeNotice | undefined {
+/** The notice a catalogue change message carries, or `undefined` when the message is not one. */
+export function parseCatalogNotice(text: string): ChangeNotice | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,19 +25,6 @@ export function parseChangeNotice(text: string): ChangeNotice | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const notice = value as Record<string, unknown>;
-  if (
-    notice.kind === 'instrument' &&
-    typeof notice.instrument === 'string' &&
-    typeof notice.bookVersion === 'number' &&
-    typeof notice.tradesRevision === 'number'
-  ) {
-    return {
-      kind: 'instrument',
-      instrument: notice.instrument,
-      bookVersion: notice.bookVersion,
-      tradesRevision: notice.tradesRevision,
-    };
-  }
   if (notice.kind === 'catalog' && typeof notice.refreshedAt === 'number') {
     return { kind: 'catalog', refreshedAt: notice.refreshedAt };
   }

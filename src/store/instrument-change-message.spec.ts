@@ -5,12 +5,9 @@ const instrument = 'btc_usdt';
 const headJson = JSON.stringify(head(instrument, 7));
 
 describe('decodeInstrumentChange', () => {
-  it('reads the seven lines the write script publishes, each price once with its last amount', () => {
+  it('reads the seven lines the write script publishes, the instrument its head names, each price once with its last amount', () => {
     expect(
-      decodeInstrumentChange(
-        instrument,
-        `3\n0\n${headJson}\n100 1 99 0 100 2\n\n4\n1700000000005 12|s|27000.5|0.25`,
-      ),
+      decodeInstrumentChange(`3\n0\n${headJson}\n100 1 99 0 100 2\n\n4\n1700000000005 12|s|27000.5|0.25`),
     ).toEqual({
       instrument,
       fromVersion: 3,
@@ -24,7 +21,7 @@ describe('decodeInstrumentChange', () => {
       fromTradesRevision: 4,
       trades: [trade('12', 1_700_000_000_005, { side: 'sell' })],
     });
-    expect(decodeInstrumentChange(instrument, `\n1\n${headJson}\n\n101 1\n\n`)).toEqual({
+    expect(decodeInstrumentChange(`\n1\n${headJson}\n\n101 1\n\n`)).toEqual({
       instrument,
       replace: true,
       head: head(instrument, 7),
@@ -34,18 +31,18 @@ describe('decodeInstrumentChange', () => {
     });
   });
 
-  it('rejects a message of another shape or another instrument', () => {
+  it('rejects a message of another shape or without an instrument', () => {
     for (const text of [
       '',
       `3\n0\n${headJson}\n100 1\n\n`,
       `x\n0\n${headJson}\n\n\n\n`,
       `3\n2\n${headJson}\n\n\n\n`,
       `3\n0\n{not json\n\n\n\n`,
-      `3\n0\n${JSON.stringify(head('eth_usdt', 7))}\n\n\n\n`,
+      `3\n0\n${JSON.stringify({ ...head(instrument, 7), instrument: undefined })}\n\n\n\n`,
       `3\n0\nnull\n\n\n\n`,
       `3\n0\n${headJson}\n\n\nx\n`,
       `3\n0\n${headJson}\n\n\n4\n1700000000005 12|x|1|1`,
     ])
-      expect(decodeInstrumentChange(instrument, text)).toBeUndefined();
+      expect(decodeInstrumentChange(text)).toBeUndefined();
   });
 });

@@ -3,12 +3,13 @@ import { InstrumentChange, InstrumentHead, PriceLevel } from './state-store';
 import { decodeTradeFields } from './trade-fields-codec';
 
 /**
- * The pub/sub message of what a write changed, as the write script publishes it: seven lines, the
- * book version before the write (empty when none), `1` for a replace or `0`, the head JSON, the bid and
- * the ask levels packed as `price amount price amount ...`, the trades revision before the write (empty
- * when none), and the trades added packed as `time fields time fields ...` (the write's own arguments).
+ * The pub/sub message of what a write changed, as the write script publishes it once per write: seven
+ * lines, the book version before the write (empty when none), `1` for a replace or `0`, the head JSON
+ * (which names the instrument), the bid and the ask levels packed as `price amount price amount ...`,
+ * the trades revision before the write (empty when none), and the trades added packed as
+ * `time fields time fields ...` (the write's own arguments).
  */
-export function decodeInstrumentChange(instrument: string, text: string): InstrumentChange | undefined {
+export function decodeInstrumentChange(text: string): InstrumentChange | undefined {
   const lines = text.split('\n');
   if (lines.length !== 7) return undefined;
   const [from, replace, headJson, bids, asks, fromTrades, trades] = lines;
@@ -22,7 +23,8 @@ export function decodeInstrumentChange(instrument: string, text: string): Instru
   } catch {
     return undefined;
   }
-  if (head?.instrument !== instrument || typeof head.bookVersion !== 'number') return undefined;
+  if (typeof head?.instrument !== 'string' || typeof head.bookVersion !== 'number') return undefined;
+  const { instrument } = head;
   let added: Trade[];
   try {
     added = unpackTrades(trades, instrument);

@@ -28,7 +28,7 @@ function write(instrument: string, bids: PriceLevel[] = [['1', '1']]): Instrumen
 function instrumentsPerCall(calls: ReturnType<typeof instrumentWriteCalls>): string[][] {
   return calls.map(({ call, writes }) => {
     expect(call.keys).toHaveLength(6 * writes);
-    expect(call.args).toHaveLength(1 + 9 * writes);
+    expect(call.args).toHaveLength(1 + 7 * writes);
     expect(call.args[0]).toBe(keys.changes);
     return call.keys.filter((key) => key.endsWith(':head')).map((key) => key.slice(5, -6));
   });

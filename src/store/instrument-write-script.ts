@@ -1,5 +1,4 @@
 import { Trade } from '../market/trade';
-import { instrumentNotice } from './change-notice';
 import { StoreKeys } from './keys';
 import { encodeLease } from './lease-value';
 import { LuaScript, ScriptCall } from './lua-script';
@@ -13,10 +12,10 @@ import { TRADE_OPEN_MINUTE_LUA } from './trade-open-minute';
  * when written, 0 when its fence did not match (then nothing of that write is applied).
  *
  * KEYS, six per write: lease, bids, asks, trade history, open minute, head. ARGV: the change
- * channel, then nine per write: expected lease text ('' = unfenced), replace ('1' | '0'), head
- * JSON, notice JSON, tradesBefore ('' = none), bid levels, ask levels, trades, the instrument's own
- * channel.
- * The notice goes to the change channel, and what the write changed to the instrument's channel (`decodeInstrumentChange`), with the versions the head held before.
+ * channel, then seven per write: expected lease text ('' = unfenced), replace ('1' | '0'), head
+ * JSON, tradesBefore ('' = none), bid levels, ask levels, trades. Each write publishes one message
+ * on the change channel: what it changed, with the versions the head held before
+ * (`decodeInstrumentChange`).
  * Levels are packed into one argument as `price amount price amount ...` (amount 0 removes the
  * level; for a price given more than once the last entry wins), trades as
  * `score fields score fields ...` (`encodeTradeFields`). Neither decimals nor trade ids hold a space.
@@ -65,7 +64,7 @@ local function applyLevels(key, packed, replace)
   send('HDEL', key, removed)
 end
 
-local function apply(lease, bids, asks, history, open, head, fence, replace, headJson, notice, before, bidLevels, askLevels, tradeList, writesChannel)
+local function apply(lease, bids, asks, history, open, head, fence, replace, headJson, before, bidLevels, askLevels, tradeList)
   if fence ~= '' and redis.call('GET', lease) ~= fence then
     return 0
   end
@@ -81,18 +80,16 @@ local function apply(lease, bids, asks, history, open, head, fence, replace, hea
   local fromVersion = old and string.match(old, '"bookVersion":(%d+)') or ''
   local fromTrades = old and string.match(old, '"tradesRevision":(%d+)') or ''
   redis.call('SET', head, headJson)
-  redis.call('PUBLISH', channel, notice)
-  redis.call('PUBLISH', writesChannel, table.concat({ fromVersion, replace and '1' or '0', headJson,
+  redis.call('PUBLISH', channel, table.concat({ fromVersion, replace and '1' or '0', headJson,
     bidLevels, askLevels, fromTrades, tradeList }, '\\n'))
   return 1
 end
 
 local results = {}
 for write = 0, #KEYS / 6 - 1 do
-  local k, a = write * 6, 1 + write * 9
+  local k, a = write * 6, 1 + write * 7
   results[write + 1] = apply(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5], KEYS[k + 6],
-    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8],
-    ARGV[a + 9])
+    ARGV[a + 1], ARGV[a + 2] == '1', ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7])
 end
 return results
 `;
@@ -148,7 +145,7 @@ export function instrumentWriteCalls(
   return calls;
 }
 
-/** The six keys and nine arguments of one write (see SOURCE). */
+/** The six keys and seven arguments of one write (see SOURCE). */
 export function writeArguments(
   keys: StoreKeys,
   write: InstrumentWrite,
@@ -167,12 +164,10 @@ export function writeArguments(
       write.fence ? encodeLease(write.fence) : '',
       write.replace ? '1' : '0',
       JSON.stringify(write.head),
-      JSON.stringify(instrumentNotice(write.head)),
       write.tradesBefore === undefined ? '' : String(write.tradesBefore),
       packLevels(write.levels?.bids ?? []),
       packLevels(write.levels?.asks ?? []),
       packTrades(write.tradesAdded ?? []),
-      instrumentKeys.writes,
     ],
   };
 }

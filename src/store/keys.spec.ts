@@ -10,7 +10,6 @@ describe('StoreKeys', () => {
       tradeOpenMinute: 'mdg:{btc_usdt}:trade-open-minute',
       lease: 'mdg:{btc_usdt}:lease',
       leaseToken: 'mdg:{btc_usdt}:lease-token',
-      writes: 'mdg:{btc_usdt}:writes',
     });
     const custom = new StoreKeys('staging-mdg');
     expect(custom.instrument('eth_btc').head).toBe('staging-mdg:{eth_btc}:head');

@@ -31,11 +31,6 @@ export interface InstrumentKeys {
    * tokens only grow even when a lease expires and another owner takes it.
    */
   readonly leaseToken: string;
-  /**
-   * Pub/sub channel: what each write changed (book levels and trades added), published by the write
-   * itself (see `decodeInstrumentChange`); followed by API replicas that stream the instrument.
-   */
-  readonly writes: string;
 }
 
 /**
@@ -51,8 +46,8 @@ export class StoreKeys {
    */
   readonly epoch: string;
   /**
-   * Pub/sub channel: JSON of the `ChangeNotice` of every instrument write
-   * (`{"kind":"instrument","instrument","bookVersion","tradesRevision"}`).
+   * Pub/sub channel: what each instrument write changed (its head, book levels and trades added),
+   * published once by the write itself (see `decodeInstrumentChange`); every API replica follows it.
    */
   readonly changes: string;
   /**
@@ -105,7 +100,6 @@ export class StoreKeys {
       tradeOpenMinute: `${base}:trade-open-minute`,
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
-      writes: `${base}:writes`,
     };
   }
 }

@@ -227,21 +227,22 @@ export class MemoryStateStore implements StateStore {
     state.sortedBook = undefined;
     state.sortedTrades = undefined;
     this.instruments.set(instrument, state);
-    this.announce(instrumentNotice(head));
+    const change: InstrumentChange = {
+      instrument,
+      ...(fromVersion === undefined ? {} : { fromVersion }),
+      replace: write.replace,
+      head,
+      bids: distinctLevels(write.levels?.bids ?? []),
+      asks: distinctLevels(write.levels?.asks ?? []),
+      ...(fromTradesRevision === undefined ? {} : { fromTradesRevision }),
+      trades,
+    };
+    // One notice per write, as Redis publishes one message: the instrument's listeners hear it too.
     const listeners = this.instrumentListeners.get(instrument);
-    if (listeners) {
-      const change: InstrumentChange = {
-        instrument,
-        ...(fromVersion === undefined ? {} : { fromVersion }),
-        replace: write.replace,
-        head,
-        bids: distinctLevels(write.levels?.bids ?? []),
-        asks: distinctLevels(write.levels?.asks ?? []),
-        ...(fromTradesRevision === undefined ? {} : { fromTradesRevision }),
-        trades,
-      };
-      queueMicrotask(() => listeners.emit(change));
-    }
+    queueMicrotask(() => {
+      this.changeListeners.emit(instrumentNotice(change));
+      listeners?.emit(change);
+    });
     return { instrument, result: 'written' };
   }
 

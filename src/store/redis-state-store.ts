@@ -5,7 +5,7 @@ import { MarketCatalog } from '../market/market-info';
 import { Trade } from '../market/trade';
 import { decodeInstrumentChange } from './instrument-change-message';
 import { BOOK_READ_SCRIPT, bookReadCall, bookReadReply } from './book-read-script';
-import { catalogNotice, parseChangeNotice } from './change-notice';
+import { catalogNotice, instrumentNotice, parseCatalogNotice } from './change-notice';
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
@@ -67,7 +67,8 @@ export interface RedisStateStoreOptions {
  * The data connection should use `storeRedisOptions()` (or `storeClusterOptions()`), so that
  * commands fail fast while Redis is unreachable, and whoever creates it should listen to its
  * `error` events (`reportConnectionErrors()`). Change notices arrive on a second connection,
- * a duplicate of the first. The store notices that Redis lost its data by an epoch marker it
+ * a duplicate of the first, subscribed to two channels only: each instrument write publishes one
+ * message on the change channel, which both `onChange` and `followInstrument` listeners hear. The store notices that Redis lost its data by an epoch marker it
  * compares on every (re)connection and health check.
  */
 export class RedisStateStore implements StateStore {
@@ -79,8 +80,8 @@ export class RedisStateStore implements StateStore {
   private readonly closeClient: boolean;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
   private readonly resetListeners: ListenerSet<void>;
-  /** The listeners of each followed book, by its change channel. */
-  private readonly instrumentListeners = new Map<string, FollowedInstrument>();
+  /** The listeners of each followed instrument. */
+  private readonly instrumentListeners = new Map<string, ListenerSet<InstrumentChange>>();
   /** The epoch marker as this store last saw or wrote it. */
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
@@ -247,29 +248,20 @@ export class RedisStateStore implements StateStore {
   }
 
   followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription {
-    const channel = this.keys.instrument(instrument).writes;
-    let entry = this.instrumentListeners.get(channel);
-    if (!entry) {
-      // The subscriber queues SUBSCRIBE until it is connected and repeats it after every reconnection.
-      const ready = this.subscriber.subscribe(channel).then(() => undefined);
-      ready.catch((error: unknown) => this.logger.warn(`subscribing to ${channel} failed: ${String(error)}`));
-      entry = { instrument, listeners: new ListenerSet(this.reportListenerError), ready };
-      this.instrumentListeners.set(channel, entry);
+    let listeners = this.instrumentListeners.get(instrument);
+    if (!listeners) {
+      listeners = new ListenerSet(this.reportListenerError);
+      this.instrumentListeners.set(instrument, listeners);
     }
-    const remove = entry.listeners.add(listener);
-    const followed = entry;
+    const followed = listeners;
+    const remove = followed.add(listener);
     return {
-      ready: followed.ready,
+      // The change channel's SUBSCRIBE: it carries every instrument's writes.
+      ready: this.subscribed,
       close: () => {
         remove();
-        if (followed.listeners.size > 0 || this.instrumentListeners.get(channel) !== followed) return;
-        this.instrumentListeners.delete(channel);
-        if (!this.closed)
-          this.subscriber
-            .unsubscribe(channel)
-            .catch((error: unknown) =>
-              this.logger.warn(`unsubscribing from ${channel} failed: ${String(error)}`),
-            );
+        if (followed.size === 0 && this.instrumentListeners.get(instrument) === followed)
+          this.instrumentListeners.delete(instrument);
       },
     };
   }
@@ -372,15 +364,18 @@ export class RedisStateStore implements StateStore {
   }
 
   private readonly handleMessage = (channel: string, message: string): void => {
-    const book = this.instrumentListeners.get(channel);
-    if (book) {
-      const change = decodeInstrumentChange(book.instrument, message);
-      if (change) book.listeners.emit(change);
-      else this.logger.warn(`ignored a malformed book change on ${channel}: ${message.slice(0, 200)}`);
+    if (channel === this.keys.changes) {
+      const change = decodeInstrumentChange(message);
+      if (!change) {
+        this.logger.warn(`ignored a malformed change on ${channel}: ${message.slice(0, 200)}`);
+        return;
+      }
+      this.changeListeners.emit(instrumentNotice(change));
+      this.instrumentListeners.get(change.instrument)?.emit(change);
       return;
     }
-    if (channel !== this.keys.changes && channel !== this.keys.catalogChanges) return;
-    const notice = parseChangeNotice(message);
+    if (channel !== this.keys.catalogChanges) return;
+    const notice = parseCatalogNotice(message);
     if (notice) this.changeListeners.emit(notice);
     else this.logger.warn(`ignored a malformed change notice: ${message.slice(0, 200)}`);
   };
@@ -436,13 +431,6 @@ function writeResults(reply: unknown, writes: number): unknown[] {
   if (!Array.isArray(reply) || reply.length !== writes)
     throw new Error(`the write script answered ${String(reply)} for ${writes} writes`);
   return reply;
-}
-
-interface FollowedInstrument {
-  readonly instrument: string;
-  readonly listeners: ListenerSet<InstrumentChange>;
-  /** The SUBSCRIBE of the book's channel. */
-  readonly ready: Promise<void>;
 }
 
 /** A second connection for SUBSCRIBE, which may queue while it connects and resends after reconnecting. */

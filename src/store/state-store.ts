@@ -69,12 +69,14 @@ export interface InstrumentWrite {
   readonly fence?: WriteFence;
 }
 
+/** What a store announces of each write: one notice per instrument write, carrying what it changed. */
 export type ChangeNotice =
   | {
       readonly kind: 'instrument';
       readonly instrument: string;
       readonly bookVersion: number;
       readonly tradesRevision: number;
+      readonly change: InstrumentChange;
     }
   | { readonly kind: 'catalog'; readonly refreshedAt: number };
 
@@ -161,10 +163,14 @@ export interface StateStore {
    * Resolves to the number of trades dropped.
    */
   trimTrades(instruments: readonly string[], before: number): Promise<number>;
+  /**
+   * Every write's notice, in the order of the writes; a fenced write announces nothing. Redis may drop
+   * some while a connection is down: a change's `fromVersion` tells the listener.
+   */
   onChange(listener: (notice: ChangeNotice) => void): () => void;
   /**
-   * Each written change of the instrument's book, in the order of the writes; a fenced write announces
-   * nothing. Redis may drop some while a connection is down: `fromVersion` tells the listener.
+   * The changes of one instrument, from the same notices as `onChange` (no subscription of its own),
+   * in the order of the writes.
    */
   followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription;
   /** Called when the store has lost its contents (e.g. Redis restarted empty): writers must replace everything. */

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EMPTY_STATS } from '../../src/market/market-stats';
-import { parseChangeNotice } from '../../src/store/change-notice';
+import { decodeInstrumentChange } from '../../src/store/instrument-change-message';
 import { Trade } from '../../src/market/trade';
 import {
   INSTRUMENT_WRITE_SCRIPT,
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const subscriber = new Redis(redis.url);
   let heard = 0;
   subscriber.on('message', (_channel: string, message: string) => {
-    if (parseChangeNotice(message)) heard++;
+    if (decodeInstrumentChange(message)) heard++;
   });
   try {
     let version = 0;

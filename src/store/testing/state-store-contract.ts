@@ -433,9 +433,36 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
         { instrument: ETH, result: 'written' },
       ]);
       stopSync();
+      // One notice per write, carrying what the write changed.
       const expected: ChangeNotice[] = [
-        { kind: 'instrument', instrument: BTC, bookVersion: 3, tradesRevision: 5 },
-        { kind: 'instrument', instrument: ETH, bookVersion: 9, tradesRevision: 1 },
+        {
+          kind: 'instrument',
+          instrument: BTC,
+          bookVersion: 3,
+          tradesRevision: 5,
+          change: {
+            instrument: BTC,
+            replace: true,
+            head: head(BTC, 3, { tradesRevision: 5 }),
+            bids: [],
+            asks: [],
+            trades: [],
+          },
+        },
+        {
+          kind: 'instrument',
+          instrument: ETH,
+          bookVersion: 9,
+          tradesRevision: 1,
+          change: {
+            instrument: ETH,
+            replace: true,
+            head: head(ETH, 9, { tradesRevision: 1 }),
+            bids: [],
+            asks: [],
+            trades: [],
+          },
+        },
       ];
       await eventually(() => expect(own.notices).toEqual(expected));
       await eventually(() => expect(seenByPeer.notices).toEqual(expected));
@@ -451,6 +478,7 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       const peer = await subject.openPeer();
       const changes: InstrumentChange[] = [];
       const seenByPeer: InstrumentChange[] = [];
+      const heard = collectNotices(peer);
       const own = store.followInstrument(BTC, (change) => changes.push(change));
       const other = peer.followInstrument(BTC, (change) => seenByPeer.push(change));
       await Promise.all([own.ready, other.ready]);
@@ -519,6 +547,15 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       ];
       await eventually(() => expect(changes).toEqual(expected));
       await eventually(() => expect(seenByPeer).toEqual(expected));
+      // The same changes as the notices of every listener carry: both come from one announcement.
+      await eventually(() =>
+        expect(
+          heard.notices.flatMap((notice) =>
+            notice.kind === 'instrument' && notice.instrument === BTC ? [notice.change] : [],
+          ),
+        ).toEqual(expected),
+      );
+      heard.stop();
 
       // A closed follower hears nothing more, while the others still do.
       own.close();
@@ -579,12 +616,9 @@ export function describeStateStoreContract(name: string, open: () => Promise<Sto
       expect(await store.readTrades(BTC)).toEqual(before.trades);
       expect((await store.readHeads([BTC])).get(BTC)).toEqual(head(BTC, 1));
       await eventually(() =>
-        expect(notices).toContainEqual({
-          kind: 'instrument',
-          instrument: ETH,
-          bookVersion: 1,
-          tradesRevision: 0,
-        }),
+        expect(notices).toContainEqual(
+          expect.objectContaining({ kind: 'instrument', instrument: ETH, bookVersion: 1, tradesRevision: 0 }),
+        ),
       );
       expect(notices.filter((notice) => notice.kind === 'instrument' && notice.bookVersion > 1)).toEqual([]);
 
