@@ -13,7 +13,7 @@ import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
 import { StreamServer } from './stream/stream-server';
 import { ExchangeCatalog } from './views/exchange-catalog';
-import { BOOK_CACHE_MAX_LEVELS } from './views/book-cache';
+import { BOOK_CACHE_MAX_LEVELS } from './views/market-books';
 import { ListingService } from './views/listing-service';
 import { MarketViews } from './views/market-views';
 import { Responder } from './views/responder';

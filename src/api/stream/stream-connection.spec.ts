@@ -7,9 +7,8 @@ import { MarketSummary } from '../../market/market-summary';
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
 import { BookReader } from '../../market/stream/testing/book-reader';
 import { MemoryStateStore } from '../../store/memory-state-store';
-import { InstrumentChange } from '../../store/state-store';
 import { head } from '../../store/testing/state-store-contract';
-import { BookFeeds } from './book-feeds';
+import { MarketBooks } from '../views/market-books';
 import { StreamConnection } from './stream-connection';
 import { StreamMetrics } from './stream-metrics';
 import { TickerFeed } from './ticker-feed';
@@ -39,12 +38,14 @@ class HeldSocket extends EventEmitter {
   }
 }
 
-/** A store holding one book that changes one level per version. */
+/** A store holding one book that changes one level per version, and the books it feeds, as the read model does. */
 class ChangingStore {
   private readonly store = new MemoryStateStore();
   private version = 1;
+  readonly books = new MarketBooks(this, Number.POSITIVE_INFINITY);
 
   constructor() {
+    this.store.onChange((notice) => notice.kind === 'instrument' && this.books.apply(notice.change));
     // The memory store applies a write at once; only its announcement waits for a microtask.
     void this.store.write([
       { instrument, replace: true, head: head(instrument, 1), levels: { bids: [['101', '1']], asks: [] } },
@@ -52,10 +53,6 @@ class ChangingStore {
   }
 
   readBook = (name: string) => this.store.readBook(name);
-  readHeads = (names: readonly string[]) => this.store.readHeads(names);
-  followInstrument = (name: string, listener: (change: InstrumentChange) => void) =>
-    this.store.followInstrument(name, listener);
-  onReset = () => () => undefined;
 
   async change(): Promise<void> {
     this.version++;
@@ -93,7 +90,7 @@ const limits = {
 const listing = { ready: true };
 
 function connect(
-  books: BookFeeds,
+  books: MarketBooks,
   channels = ['book.btc_usdt'],
   trades = new TradeFeeds(noTrades, () => 0),
   ticker = new TickerFeed(noTicker, notReady),
@@ -125,7 +122,7 @@ function readAll(socket: HeldSocket, reader = new BookReader()): BookReader {
 describe('StreamConnection', () => {
   it('lets a reader that does not keep up fall behind alone, and catches it up with one snapshot', async () => {
     const store = new ChangingStore();
-    const books = new BookFeeds(store);
+    const { books } = store;
     const slow = connect(books);
     const fast = connect(books);
     // Both have the snapshot before the book changes: the updates are what is counted.
@@ -150,7 +147,7 @@ describe('StreamConnection', () => {
     expect(books.size).toBe(1);
     slow.emit('close');
     fast.emit('close');
-    expect(books.size).toBe(0);
+    expect(books.streamedCount).toBe(0);
   });
 
   it('sends the ticker records on subscribe, then new trades, and releases both on close', async () => {
@@ -170,7 +167,7 @@ describe('StreamConnection', () => {
       { markets: () => ({ generation: 1, markets: [{ market, id: '1', summary }] }) },
       { ready: true, onListingChange: () => () => undefined },
     );
-    const socket = connect(new BookFeeds(new ChangingStore()), ['ticker', 'trades.btc-usdt'], trades, ticker);
+    const socket = connect(new ChangingStore().books, ['ticker', 'trades.btc-usdt'], trades, ticker);
     // The trades are read, then sent on a later turn of the event loop.
     while (socket.sent.length < 4) await new Promise((resolve) => setImmediate(resolve));
     socket.writeOut();
@@ -192,7 +189,7 @@ describe('StreamConnection', () => {
   it('answers not_ready for a market before the market list is loaded, unknown_channel after', () => {
     listing.ready = false;
     try {
-      const socket = connect(new BookFeeds(new ChangingStore()), ['book.xyz_usdt']);
+      const socket = connect(new ChangingStore().books, ['book.xyz_usdt']);
       listing.ready = true;
       socket.receive({ op: 'subscribe', channels: ['trades.xyz_usdt'] });
       expect(socket.sent.map((frame) => frame.code)).toEqual(['not_ready', 'unknown_channel']);
@@ -204,7 +201,7 @@ describe('StreamConnection', () => {
 
   it('answers subscribe frames over the rate with rate_limited, and takes them again later', () => {
     const clock = { now: 0 };
-    const socket = connect(new BookFeeds(new ChangingStore()), ['ticker'], undefined, undefined, clock);
+    const socket = connect(new ChangingStore().books, ['ticker'], undefined, undefined, clock);
     socket.receive({ op: 'unsubscribe', channels: ['ticker'] });
     socket.receive({ op: 'subscribe', channels: ['ticker'] });
     socket.receive({ op: 'ping' });
@@ -222,7 +219,7 @@ describe('StreamConnection', () => {
 
   it('closes with 4008 a reader whose socket stays behind, and not one that catches up in time', async () => {
     const store = new ChangingStore();
-    const books = new BookFeeds(store);
+    const { books } = store;
     const clock = { now: 0 };
     const slow = connect(books, undefined, undefined, undefined, clock);
     const late = connect(books, undefined, undefined, undefined, clock);
@@ -238,14 +235,14 @@ describe('StreamConnection', () => {
     slow.connection.closeIfTooSlow(clock.now);
     late.connection.closeIfTooSlow(clock.now);
     expect(closes).toEqual([[4008, 'too slow']]);
-    expect(books.size).toBe(1);
+    expect(books.streamedCount).toBe(1);
     late.emit('close');
-    expect(books.size).toBe(0);
+    expect(books.streamedCount).toBe(0);
   });
 
   it('counts the frames it sends, a conflation and a close as too slow', async () => {
     const store = new ChangingStore();
-    const books = new BookFeeds(store);
+    const { books } = store;
     const clock = { now: 0 };
     const registry = new Registry();
     const metrics = new StreamMetrics(registry, () => []);

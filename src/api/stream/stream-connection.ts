@@ -5,7 +5,7 @@ import { readClientFrame } from '../../market/stream/client-frame';
 import { parseStreamChannel, StreamChannel } from '../../market/stream/stream-channel';
 import { quoted } from '../../market/stream/stream-error';
 import { BehindWatch } from './behind-watch';
-import { BookFeeds } from './book-feeds';
+import { MarketBooks } from '../views/market-books';
 import { frameBytes } from './frame-bytes';
 import { StreamLimits } from './stream-limits';
 import { StreamMetrics } from './stream-metrics';
@@ -39,7 +39,7 @@ export interface StreamConnectionContext {
   findMarket(instrument: string): MarketInfo | undefined;
   /** Whether the market list is loaded: before, no instrument is known, listed or not. */
   listingReady(): boolean;
-  readonly books: BookFeeds;
+  readonly books: Pick<MarketBooks, 'follow'>;
   readonly trades: TradeFeeds;
   readonly ticker: TickerFeed;
   readonly limits: StreamLimits;

@@ -9,7 +9,6 @@ import { STATE_STORE } from '../../store/store.module';
 import { ListingService } from '../views/listing-service';
 import { MarketViews } from '../views/market-views';
 import { AddressCounts } from './address-counts';
-import { BookFeeds } from './book-feeds';
 import { StreamConnection } from './stream-connection';
 import { streamLimits, StreamLimits } from './stream-limits';
 import { StreamMetrics } from './stream-metrics';
@@ -32,7 +31,6 @@ const CLOSE_GRACE_MS = 2_000;
 export class StreamServer implements OnModuleDestroy {
   private readonly logger = new Logger(StreamServer.name);
   private readonly limits: StreamLimits;
-  private readonly books: BookFeeds;
   private readonly trades: TradeFeeds;
   private readonly ticker: TickerFeed;
   private readonly sockets: WebSocketServer;
@@ -52,7 +50,6 @@ export class StreamServer implements OnModuleDestroy {
     this.limits = streamLimits(tuning);
     this.metrics = new StreamMetrics(registry, () => this.connections.values());
     this.addresses = new AddressCounts(this.limits.maxConnectionsPerAddress);
-    this.books = new BookFeeds(store);
     // A trade channel starts after the newest trade the listing knows of, else at the present.
     this.trades = new TradeFeeds(
       store,
@@ -119,7 +116,7 @@ export class StreamServer implements OnModuleDestroy {
       {
         findMarket: (instrument) => this.views.find(instrument),
         listingReady: () => this.views.ready,
-        books: this.books,
+        books: this.views.books,
         trades: this.trades,
         ticker: this.ticker,
         limits: this.limits,
@@ -152,7 +149,6 @@ export class StreamServer implements OnModuleDestroy {
     await Promise.race([Promise.all(gone), late]);
     clearTimeout(timer);
     for (const ws of open) ws.terminate();
-    this.books.close();
     this.trades.close();
     this.ticker.close();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));

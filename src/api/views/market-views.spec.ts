@@ -17,17 +17,20 @@ const CATALOG: MarketCatalog = {
 
 /**
  * A store whose server can restart empty, as Redis without persistence does: every call goes to the
- * server of the moment, and change notices of each server reach the listeners.
+ * server of the moment, change notices of each server reach the listeners, and a restart is told to
+ * the reset listeners, as the Redis store's epoch check does.
  */
 class RestartableStore implements StateStore {
   private server = new MemoryStateStore();
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private readonly resetListeners = new Set<() => void>();
   private forwarding = this.forward();
 
   restartEmpty(): void {
     this.forwarding();
     this.server = new MemoryStateStore();
     this.forwarding = this.forward();
+    this.resetListeners.forEach((listener) => listener());
   }
 
   write(batch: readonly InstrumentWrite[]) {
@@ -58,8 +61,9 @@ class RestartableStore implements StateStore {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }
-  onReset() {
-    return () => undefined;
+  onReset(listener: () => void) {
+    this.resetListeners.add(listener);
+    return () => void this.resetListeners.delete(listener);
   }
   followInstrument(): ChangeSubscription {
     return { ready: Promise.resolve(), close: () => undefined };
@@ -128,14 +132,15 @@ describe('MarketViews when the store restarts empty', () => {
   it('serves the last good book and trades until the writer puts them back, instead of none', async () => {
     expect((await views.book(BTC))?.version).toBe(1);
     expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2']);
-    // A change the views hear of, but whose book and trades nobody reads before the restart.
+    // A change the views hear of, but whose trades nobody reads before the restart; the book read
+    // before follows it.
     await store.write([bookWrite(2, 2, ['t3'])]);
     await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(2));
 
     expect(views.servesLastGood).toBe(false);
     store.restartEmpty();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await views.book(BTC))?.version).toBe(1);
+    expect((await views.book(BTC))?.version).toBe(2);
     expect((await views.tradeList(BTC)).toArray().map((t) => t.id)).toEqual(['t1', 't2']);
     // Served, but said to be the last good state: the store has no book to match it.
     expect(views.servesLastGood).toBe(true);
@@ -305,10 +310,13 @@ describe('MarketViews listing generation', () => {
     await store.write([write(1, {})]);
     const views = new MarketViews(store);
     await views.onApplicationBootstrap();
+    // The listeners hear of a batch of changes a few milliseconds after its first.
     const settled = async (version: number): Promise<number> => {
       await eventually(() => expect(views.head(BTC)?.bookVersion).toBe(version));
+      await eventually(() => expect(announced.at(-1) ?? initial).toBe(views.listingGeneration));
       return views.listingGeneration;
     };
+    const initial = views.listingGeneration;
     const announced: number[] = [];
     views.onListingChange(() => announced.push(views.listingGeneration));
     try {

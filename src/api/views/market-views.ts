@@ -4,19 +4,19 @@ import { AssetInfo, MarketCatalog, MarketInfo } from '../../market/market-info';
 import { MarketStats } from '../../market/market-stats';
 import { TradeColumns, TradeRows } from '../../market/trade-columns';
 import { DAY_MS } from '../../market/trade-window';
-import { BookView, InstrumentHead, StateStore } from '../../store/state-store';
+import { BookView, InstrumentChange, InstrumentHead, StateStore } from '../../store/state-store';
 import { STATE_STORE } from '../../store/store.module';
 import { ListenerSet } from '../../store/listener-set';
 import { appendTail } from '../../store/trade-tail';
 import { ApiError } from '../http/api-error';
-import { BookCache } from './book-cache';
 import { withHeldTrades } from './held-trades';
+import { MarketBooks } from './market-books';
 import { SingleFlight } from './single-flight';
 
 /**
- * Change notices are applied this long after the first of a batch: a writer's flush announces all
- * its instruments at once, and one read of their heads serves them all. Short, since every
- * millisecond here is a millisecond of staleness on every endpoint.
+ * Listing listeners hear of changes this long after the first of a batch: a writer's flush announces
+ * all its instruments at once, and one call serves them all. Short, since every millisecond here is a
+ * millisecond of staleness on the stream's ticker.
  */
 const NOTICE_BATCH_MS = 5;
 /** How often the full reload is considered (the catalogue and every head). */
@@ -28,11 +28,6 @@ const FULL_RELOAD_MS = 5_000;
  * this often all the same: a day of trades is a third of a second of the API's and Redis' time.
  */
 const TRADES_FULL_READ_MS = 60_000;
-/**
- * A full book is fetched again at most this often, however fast its version moves. With the
- * writer's flush interval it bounds how stale a served book can be, so it is kept well under it.
- */
-const BOOK_REFRESH_MS = 50;
 
 interface CachedTrades {
   /** Undefined for a list read while the instrument's head was unknown: held to fall back on, never current. */
@@ -44,10 +39,12 @@ interface CachedTrades {
 }
 
 /**
- * The API's in-memory copy of the stored state: the catalogue and every instrument's head, kept
- * current from change notices, plus full books and trade lists fetched once per version. A request
- * never waits on the store when nothing changed; while the store is unreachable the last good state
- * is served and `stale` says so.
+ * The API's read model of the stored state, one per process: the catalogue and every instrument's
+ * head, kept current from the store's one change subscription (each write's notice carries its head
+ * and levels), the books readers ask for (`MarketBooks`, fed from the same notices, which every reader
+ * uses: the listing endpoints, the aggregator books, the listing health, the console and the stream),
+ * and trade lists fetched once per revision. A request never waits on the store when nothing changed;
+ * while the store is unreachable the last good state is served and `stale` says so.
  */
 @Injectable()
 export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -57,12 +54,14 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly byName = new Map<string, MarketInfo>();
   private readonly assetsBySymbol = new Map<string, AssetInfo>();
   private readonly heads = new Map<string, InstrumentHead>();
-  private readonly dirty = new Set<string>();
+  /** Instruments whose change came during the full read of heads under way: their read head may be older. */
+  private heardDuringRead?: Set<string>;
   private catalogDirty = false;
   private generation = 0;
-  private readonly books: BookCache;
+  private emittedGeneration = 0;
+  /** The books of the process, one per market a reader asked for. */
+  readonly books: MarketBooks;
   private readonly trades = new Map<string, CachedTrades>();
-  private readonly bookLoads = new SingleFlight<string, BookView | undefined>();
   private readonly tradeLoads = new SingleFlight<string, TradeRows>();
   private timer?: NodeJS.Timeout;
   private noticeTimer?: NodeJS.Timeout;
@@ -70,8 +69,9 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private refreshing?: Promise<void>;
   private refreshAgain = false;
   private unsubscribe?: () => void;
+  private stopResets?: () => void;
   private storeFailing = false;
-  /** Instruments whose head or book the store no longer holds while they are served from memory. */
+  /** Instruments whose head the store no longer holds while it is served from memory. */
   private readonly lost = new Set<string>();
   /** Instruments whose trade list is served with trades the store lost (see withHeldTrades). */
   private readonly tradesLost = new Set<string>();
@@ -84,21 +84,23 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     /** Levels of full books kept in memory; unbounded for a test's own views. */
     maxBookLevels = Number.POSITIVE_INFINITY,
   ) {
-    this.books = new BookCache(maxBookLevels);
+    this.books = new MarketBooks(store, maxBookLevels);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     this.unsubscribe = this.store.onChange((notice) => {
       if (notice.kind === 'catalog') this.catalogDirty = true;
-      else this.dirty.add(notice.instrument);
+      else this.useChange(notice.change);
       this.noticeTimer ??= setTimeout(() => {
         this.noticeTimer = undefined;
         this.startRefresh();
       }, NOTICE_BATCH_MS);
     });
+    this.stopResets = this.store.onReset(() => this.books.reset());
     await this.refresh();
     this.timer = setInterval(() => {
       if (Date.now() - this.lastFullReload >= FULL_RELOAD_MS || this.storeFailing) this.startRefresh();
+      this.books.retryFailed();
     }, TICK_MS);
   }
 
@@ -106,6 +108,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.timer);
     clearTimeout(this.noticeTimer);
     this.unsubscribe?.();
+    this.stopResets?.();
     await this.refreshing;
   }
 
@@ -124,7 +127,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
    * Redis restarted empty, a promoted replica that was behind) that the writers have not put back yet.
    */
   get servesLastGood(): boolean {
-    return this.storeFailing || this.lost.size > 0 || this.tradesLost.size > 0;
+    return this.storeFailing || this.lost.size > 0 || this.tradesLost.size > 0 || this.books.anyLost;
   }
 
   /** Grows whenever a listed figure (catalogue, best prices, statistics, sync state) changes. */
@@ -177,7 +180,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   /**
    * The best bid and ask as a book of one level a side, from the head: written with the levels in one
    * step, its best levels are the book's at its version, and it is kept current by every change
-   * notice, where a full book is read again at most every BOOK_REFRESH_MS and costs a read of both sides.
+   * notice, where a full view of the book is built again at most every BOOK_VIEW_REFRESH_MS.
    */
   topOfBook(instrument: string): BookView | undefined {
     const head = this.heads.get(instrument);
@@ -192,45 +195,31 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     };
   }
 
-  /** The full book, fetched again only when its version moved (and at most every BOOK_REFRESH_MS). */
+  /** The full book of a listed market, from its one held book (see `MarketBook.view`). */
   async book(instrument: string): Promise<BookView | undefined> {
-    const cached = this.books.get(instrument);
-    const version = this.heads.get(instrument)?.bookVersion;
-    if (cached && (cached.view.version === version || Date.now() - cached.fetchedAt < BOOK_REFRESH_MS))
-      return cached.view;
+    const market = this.byName.get(instrument);
+    if (!market) return undefined;
     try {
-      const view = await this.bookLoads.run(instrument, async () => {
-        const stored = await this.store.readBook(instrument);
-        if (stored) {
-          this.books.set(instrument, { view: stored, fetchedAt: Date.now() });
-          this.lost.delete(instrument);
-        } else if (cached) this.lost.add(instrument);
-        return stored;
-      });
-      // A store that lost its contents (a restart without persistence) has no book until the writer
-      // puts it back: the last good one is served meanwhile, as while the store is unreachable.
-      return view ?? cached?.view;
+      return await this.books.view(market, this.heads.get(instrument)?.bookVersion);
     } catch (error) {
-      if (!cached) throw storeUnavailable(instrument, error);
-      this.logger.warn(
-        `${instrument}: book served from memory, the store failed: ${(error as Error).message}`,
-      );
-      return cached.view;
+      throw storeUnavailable(instrument, error);
     }
   }
 
   /**
    * The full book for a one-off look (all books in turn, as the listing health reads them), kept
-   * nowhere: the held copy when it is current, the store's otherwise, the held one if the store fails.
+   * nowhere: the held book when it is current, the store's otherwise, the held one if the store fails.
    */
   async bookOnce(instrument: string): Promise<BookView | undefined> {
-    const cached = this.books.peek(instrument);
-    if (cached && cached.view.version === this.heads.get(instrument)?.bookVersion) return cached.view;
+    const version = this.heads.get(instrument)?.bookVersion;
+    const current = this.books.currentView(instrument, version);
+    if (current) return current;
     try {
-      return (await this.store.readBook(instrument)) ?? cached?.view;
+      return await this.store.readBook(instrument);
     } catch (error) {
-      if (!cached) throw storeUnavailable(instrument, error);
-      return cached.view;
+      const held = this.books.lastView(instrument);
+      if (!held) throw storeUnavailable(instrument, error);
+      return held;
     }
   }
 
@@ -304,9 +293,11 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async refresh(): Promise<void> {
-    const generation = this.generation;
     await this.readStore();
-    if (this.generation !== generation) this.listingListeners.emit();
+    if (this.generation !== this.emittedGeneration) {
+      this.emittedGeneration = this.generation;
+      this.listingListeners.emit();
+    }
     // Read again once their writers moved on, asked for or not: until then every answer says stale.
     for (const instrument of this.tradesLost) void this.tradeList(instrument).catch(() => undefined);
   }
@@ -320,13 +311,19 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
         const catalog = await this.store.readCatalog();
         if (catalog && catalog.refreshedAt !== this.catalog?.refreshedAt) this.useCatalog(catalog);
       }
-      const names = full ? this.listed.map((market) => market.instrument) : [...this.dirty];
-      this.dirty.clear();
-      if (names.length > 0) this.useHeads(names, await this.store.readHeads(names));
-      if (full) this.lastFullReload = now;
+      if (full) {
+        const names = this.listed.map((market) => market.instrument);
+        this.heardDuringRead = new Set();
+        const heads =
+          names.length > 0 ? await this.store.readHeads(names) : new Map<string, InstrumentHead>();
+        this.useHeads(names, heads);
+        this.books.check(heads);
+        this.lastFullReload = now;
+      }
       if (this.storeFailing) this.logger.log('store reachable again');
       this.storeFailing = false;
     } catch (error) {
+      this.heardDuringRead = undefined;
       if (!this.storeFailing)
         this.logger.warn(`store unreachable, serving the last good state: ${(error as Error).message}`);
       this.storeFailing = true;
@@ -349,17 +346,34 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
         this.lost.delete(instrument);
         this.tradesLost.delete(instrument);
       }
+    this.books.keepOnly((instrument) => this.byName.has(instrument));
     this.generation++;
   }
 
+  /** A written change, as the store announced it: the head it left, and the levels for the held book. */
+  private useChange(change: InstrumentChange): void {
+    const { instrument, head } = change;
+    if (!this.byName.has(instrument)) return;
+    this.heardDuringRead?.add(instrument);
+    this.lost.delete(instrument);
+    const previous = this.heads.get(instrument);
+    this.heads.set(instrument, head);
+    if (!previous || listingFiguresDiffer(previous, head)) this.generation++;
+    this.books.apply(change);
+  }
+
   private useHeads(names: readonly string[], heads: ReadonlyMap<string, InstrumentHead>): void {
+    // A change heard during the read left a head at least as new as the one read.
+    const heard = this.heardDuringRead ?? new Set<string>();
+    this.heardDuringRead = undefined;
     // A head held but no longer stored stays served until its writer puts it back.
     for (const instrument of names) {
+      if (heard.has(instrument)) continue;
       if (heads.has(instrument)) this.lost.delete(instrument);
       else if (this.heads.has(instrument)) this.lost.add(instrument);
     }
     for (const [instrument, head] of heads) {
-      if (!this.byName.has(instrument)) continue;
+      if (!this.byName.has(instrument) || heard.has(instrument)) continue;
       const previous = this.heads.get(instrument);
       this.heads.set(instrument, head);
       if (!previous || listingFiguresDiffer(previous, head)) this.generation++;

@@ -219,6 +219,36 @@ describe('BookChannelFeed', () => {
       expect(feed.snapshot()).toMatchObject({ bids: published('bid'), asks: published('ask') });
     });
   });
+
+  it('holds the levels in canonical decimals, as the listing serves them, and publishes them at the scales', () => {
+    const feed = liveFeed();
+    expect(feed.levels('bid')).toEqual([
+      ['100.5', '0.25'],
+      ['99', '1'],
+    ]);
+    expect(feed.published('bid')).toEqual([
+      ['100.50', '0.250'],
+      ['99.00', '1.000'],
+    ]);
+    expect(feed.levelCount).toBe(3);
+  });
+
+  it('applies a flush nobody streams without building its update, and checksums the next one right', () => {
+    const feed = new BookChannelFeed(channel, scales);
+    const reference = new OrderBook({ trackChanges: false });
+    const bids: PriceLevel[] = Array.from({ length: 30 }, (_, i) => [String(1000 - i), '1']);
+    feed.replace({ version: 1, time: 1, bids, asks: [] });
+    applyTo(reference, bids, []);
+    expect(feed.apply({ version: 2, time: 2, bids: [['1000', '0']], asks: [] }, false)).toBeUndefined();
+    applyTo(reference, [['1000', '0']], []);
+    expect(feed.version).toBe(2);
+    // A change below the checksummed levels, which alone would keep the checksum held.
+    const event = feed.apply({ version: 3, time: 3, bids: [['900', '1']], asks: [] });
+    applyTo(reference, [['900', '1']], []);
+    if (event?.kind !== 'update') throw new Error('expected an update');
+    const published = reference.levels('bid').map((level) => publishedLevel(level, scales));
+    expect(event.update.checksum).toBe(bookChecksum(published.slice(0, 25), []));
+  });
 });
 
 function applyTo(book: OrderBook, bids: readonly PriceLevel[], asks: readonly PriceLevel[]): void {
