@@ -9,7 +9,7 @@ import { EmittedTop, topKey, VersionSeen } from './freshness-matching';
  * burst and top-of-book log that they drive and time it with.
  */
 
-/** The store's change notices, with the default key prefix. */
+/** The store's change messages (see `decodeInstrumentChange`), with the default key prefix. */
 const CHANGES_CHANNEL = 'mdg:changes';
 
 /** Below this many cores over two consecutive seconds, with no flow from the exchange, the ingest has finished starting. */
@@ -111,9 +111,9 @@ export async function deploy(settings: DeploySettings, sandboxUrl: string): Prom
     recordStoredVersions: async (instruments) => {
       const stored = new Map(instruments.map((instrument) => [instrument, [] as VersionSeen[]]));
       subscriber.on('message', (_channel: string, text: string) => {
-        const notice = JSON.parse(text) as { kind: string; instrument?: string; bookVersion?: number };
-        if (notice.kind !== 'instrument') return;
-        stored.get(notice.instrument!)?.push({ time: Date.now(), version: notice.bookVersion! });
+        // The head alone (the message's third line): the levels and trades are not needed here.
+        const head = JSON.parse(text.split('\n', 3)[2]) as { instrument: string; bookVersion: number };
+        stored.get(head.instrument)?.push({ time: Date.now(), version: head.bookVersion });
       });
       await subscriber.subscribe(CHANGES_CHANNEL);
       return stored;
