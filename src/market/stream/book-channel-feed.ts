@@ -1,5 +1,5 @@
 import { BookSide, LevelUpdate, PriceLevel } from '../book-update';
-import { compareCanonical } from '../decimal';
+import { canonicalDecimal, compareCanonical } from '../decimal';
 import { OrderBook } from '../order-book';
 import { BookChannelUpdate, BOOK_REPLACED, BOOK_SUSPENDED, BookChannelEvent } from './book-channel-event';
 import { BookSnapshotMessage } from './book-channel-message';
@@ -27,12 +27,12 @@ export interface BookFlush extends FullBook {
 
 /**
  * The book of one market as an API process holds it, shared by every reader of the process: it follows
- * the gateway's book (canonical decimals, as the listing endpoints serve them) and turns each change into
- * an event for the stream connections' sequencers, with levels at the market's scales and the checksum
- * of the book after it. A market's published text is one per canonical value, and padded to the scale
- * it keeps `compareCanonical`'s order, so the published book is the held one level for level. It is
- * live only from a full book on, and only until it is suspended or misses a flush: then it waits for a
- * full book again, since the changes it would follow from there could not be trusted.
+ * the gateway's book (canonical decimals) and turns each change into an event for the stream
+ * connections' sequencers, with levels at the market's scales and the checksum of the book after it.
+ * Its own book holds the levels as published, so that neither a snapshot nor a checksum writes a level
+ * again: a market's published text is one per value, and padded to the scale it keeps
+ * `compareCanonical`'s order; the listing endpoints get them back in canonical decimals (`levels`). It is live only from a full book on, and only until it is suspended or misses a flush: then
+ * it waits for a full book again, since the changes it would follow from there could not be trusted.
  *
  * Deliver each event to every sequencer before the feed changes again: a sequencer reads the feed's
  * book when it owes a snapshot, and skips the events that snapshot already holds.
@@ -63,11 +63,16 @@ export class BookChannelFeed implements BookChannelSource {
     return this.book.size('bid') + this.book.size('ask');
   }
 
+  /** Unix milliseconds of the held book's last change. */
+  get time(): number {
+    return this.book.updatedAt;
+  }
+
   /** The gateway's book from a snapshot, a store read, or a flush that says the book was replaced. */
   replace(full: FullBook): BookChannelEvent {
     const updates: LevelUpdate[] = [];
-    for (const [price, amount] of full.bids) updates.push({ side: 'bid', price, amount });
-    for (const [price, amount] of full.asks) updates.push({ side: 'ask', price, amount });
+    for (const level of full.bids) updates.push(this.publishedUpdate('bid', level));
+    for (const level of full.asks) updates.push(this.publishedUpdate('ask', level));
     this.book = OrderBook.fromLevels(updates, full.version, full.time);
     this.checksum = undefined;
     this.isLive = true;
@@ -78,13 +83,14 @@ export class BookChannelFeed implements BookChannelSource {
   /**
    * Applies a flush; undefined when nothing is to be sent: the feed is not live, the flush is one it
    * already holds (at or below its version), it changed no level, or `announce` is false (nobody
-   * streams the book: its update is not built). A flush that starts after the feed's version suspends
-   * the feed.
+   * streams the book: no update is built). A flush that starts after the feed's version suspends the
+   * feed.
    */
   apply(flush: BookFlush, announce = true): BookChannelEvent | undefined {
     if (!this.isLive || flush.version <= this.book.version) return undefined;
     if (flush.fromVersion !== undefined && flush.fromVersion > this.book.version) return this.suspend();
-    const { bids, asks } = flush;
+    const bids = this.publishedSide(flush.bids);
+    const asks = this.publishedSide(flush.asks);
     const topChanged = announce && (this.reachesTop('bid', bids) || this.reachesTop('ask', asks));
     this.applySide('bid', bids);
     this.applySide('ask', asks);
@@ -105,14 +111,7 @@ export class BookChannelFeed implements BookChannelSource {
     const { checksum } = this;
     return {
       kind: 'update',
-      update: new BookChannelUpdate(
-        this.channel,
-        flush.version,
-        this.publishedSide(bids),
-        this.publishedSide(asks),
-        checksum,
-        flush.time,
-      ),
+      update: new BookChannelUpdate(this.channel, flush.version, bids, asks, checksum, flush.time),
     };
   }
 
@@ -145,17 +144,17 @@ export class BookChannelFeed implements BookChannelSource {
 
   /** Best first, as the stream writes them; every level when `limit` is left out. */
   published(side: BookSide, limit?: number): PriceLevel[] {
-    return this.publishedSide(this.book.levels(side, limit));
+    return this.book.levels(side, limit);
   }
 
   /** Best first, in canonical decimals, as the listing endpoints serve them. */
   levels(side: BookSide): PriceLevel[] {
-    return this.book.levels(side);
-  }
-
-  /** Unix milliseconds of the held book's last change. */
-  get time(): number {
-    return this.book.updatedAt;
+    const levels = this.book.levels(side);
+    for (let i = 0; i < levels.length; i++) {
+      const [price, amount] = levels[i];
+      levels[i] = [canonicalDecimal(price), canonicalDecimal(amount)];
+    }
+    return levels;
   }
 
   /** Whether a level among `levels` is within the levels the checksum covers (before they apply). */
@@ -171,6 +170,11 @@ export class BookChannelFeed implements BookChannelSource {
     const published = new Array<PriceLevel>(levels.length);
     for (let i = 0; i < levels.length; i++) published[i] = publishedLevel(levels[i], this.scales);
     return published;
+  }
+
+  private publishedUpdate(side: BookSide, level: PriceLevel): LevelUpdate {
+    const [price, amount] = publishedLevel(level, this.scales);
+    return { side, price, amount };
   }
 
   private applySide(side: BookSide, levels: readonly PriceLevel[]): void {
