@@ -33,6 +33,8 @@ export const REMOVED_SETTINGS: readonly string[] = [
   'CATALOG_REFRESH_MS',
   'CANDLE_REFRESH_MS',
   'TRADE_TRIM_INTERVAL_MS',
+  // Chose between trade layouts that no released version wrote; the one layout left is built in.
+  'REDIS_TRADE_LAYOUT',
 ];
 
 /** One problem per removed variable that `env` still sets (empty values count as unset). */
