@@ -67,6 +67,8 @@ export class Tuning {
   bookVerifyIntervalMs = 60_000;
   /** Market metadata changes rarely: once a minute catches a new or halted market within one poll. */
   catalogRefreshMs = 60_000;
+  /** How long a refresh waits for the frame gateway's instrument list before it publishes without it. */
+  catalogGatewayWaitMs = 10_000;
   /** Without a trade feed, 24-hour statistics from candles, as fresh as one aggregator poll. */
   candleRefreshMs = 60_000;
   /** Trades older than 24 hours are dropped once a minute, a minute's worth each time. */

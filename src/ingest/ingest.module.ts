@@ -103,12 +103,13 @@ const feedProviders: Provider[] = [
 const storeProviders: Provider[] = [
   {
     provide: CatalogRefresher,
-    inject: [RestClient, GatewayClient, STATE_STORE, AppConfig, Registry, UPSTREAM_SETTINGS],
+    inject: [RestClient, GatewayClient, STATE_STORE, AppConfig, Tuning, Registry, UPSTREAM_SETTINGS],
     useFactory: (
       rest: RestClient,
       gateway: GatewayClient,
       store: StateStore,
       config: AppConfig,
+      tuning: Tuning,
       registry: Registry,
       upstream: UpstreamSettings,
     ): CatalogRefresher => {
@@ -117,6 +118,7 @@ const storeProviders: Provider[] = [
         gateway,
         store,
         config.ASSETS_FILE,
+        tuning.catalogGatewayWaitMs,
         () => Date.now(),
         upstream.sandbox,
       );

@@ -3,8 +3,11 @@ import { sleep, waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, setFault } from '../support/truth';
 
-/** How long a catalogue refresh waits for the gateway before it does without. */
-const GATEWAY_WAIT_MS = 10_000;
+/**
+ * How long a catalogue refresh waits for the gateway before it does without: short, so that the
+ * refreshes during the outage come quickly, yet long enough that a connected gateway always answers.
+ */
+const GATEWAY_WAIT_MS = 2_000;
 
 /**
  * The gateway's ids in the catalogue are what trade feeds are opened with. A refresh while the
@@ -18,7 +21,7 @@ describe('catalogues and the gateway ids', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       sandbox: { SANDBOX_FLOW_RATE: '10' },
-      tuning: { catalogRefreshMs: 2000, leaseTtlMs: 2000 },
+      tuning: { catalogRefreshMs: 2000, leaseTtlMs: 2000, catalogGatewayWaitMs: GATEWAY_WAIT_MS },
     });
     await expectConverges(stack.sandbox, stack.store, LISTED, 20_000);
   }, 60_000);
@@ -43,9 +46,10 @@ describe('catalogues and the gateway ids', () => {
   }, 40_000);
 
   it('leaves trade feeds alone without the ids, and opens them again once the ids are back', async () => {
-    // No refresh gets through meanwhile, so that the catalogue without the ids stays the newest.
+    // No refresh gets through meanwhile, so that the catalogue without the ids stays the newest; one
+    // that read the markets before the fault publishes once its wait for the gateway is over.
     await setFault(stack.sandbox, 'rest-503', true);
-    await sleep(GATEWAY_WAIT_MS + 1_000);
+    await sleep(GATEWAY_WAIT_MS + 2_000);
     const catalog = (await stack.store.readCatalog())!;
     await stack.store.writeCatalog({
       ...catalog,

@@ -60,7 +60,7 @@ describe('CatalogRefresher with failing or partial inputs', () => {
     } as unknown as GatewayClient;
     now = 1_000_000;
     store = new MemoryStateStore();
-    refresher = new CatalogRefresher(rest, gateway, store, assetsPath, () => now++);
+    refresher = new CatalogRefresher(rest, gateway, store, assetsPath, 10_000, () => now++);
     warnings = [];
     notes = [];
     jest.spyOn(Logger.prototype, 'warn').mockImplementation((message) => void warnings.push(String(message)));

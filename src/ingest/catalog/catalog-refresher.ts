@@ -12,7 +12,6 @@ import { CatalogInputs } from './catalog-inputs';
 import { CatalogPublisher } from './catalog-publisher';
 import { KeptAssetsFile } from './kept-assets-file';
 
-const GATEWAY_WAIT_MS = 10_000;
 const STORE_RETRY_MS = 1_000;
 
 /**
@@ -46,6 +45,8 @@ export class CatalogRefresher {
     private readonly gateway: GatewayClient,
     private readonly store: StateStore,
     assetsFile: string | undefined,
+    /** How long a refresh waits for the gateway to be connected before it does without its records. */
+    private readonly gatewayWaitMs: number,
     private readonly now: () => number,
     /** The exchange is the in-process sandbox: every catalogue says so, for the API to tell its readers. */
     private readonly sandbox = false,
@@ -162,7 +163,7 @@ export class CatalogRefresher {
    */
   private async gatewayRecords(): Promise<[GatewayInstrument[], GatewayProduct[]] | undefined> {
     try {
-      await this.gateway.whenConnected(GATEWAY_WAIT_MS);
+      await this.gateway.whenConnected(this.gatewayWaitMs);
       const records = await Promise.all([this.gatewayData.getInstruments(), this.gatewayData.getProducts()]);
       if (records[0].length === 0 && (this.lastGatewayRecords?.[0].length ?? 0) > 0)
         throw new Error('the gateway lists no instrument');
