@@ -35,7 +35,9 @@ const common = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  maxWorkers: 2,
+  // Most e2e suites spend their time waiting on servers, processes and timers: twelve of the longest
+  // used one core between three workers. A third worker on two cores fills that waiting.
+  maxWorkers: 3,
   // Node.js keeps the contexts of the test files a worker ran alive, with all they loaded: an e2e
   // worker grew to 1.7 GB and then took longer to exit than Jest waits (500 ms) on a loaded machine.
   // Recycled past this size, a worker stays small enough to exit in time.
