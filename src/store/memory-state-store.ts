@@ -4,6 +4,7 @@ import { Trade } from '../market/trade';
 import { distinctLevels } from './instrument-change-message';
 import { catalogNotice, instrumentNotice } from './change-notice';
 import { decodeLease, encodeLease } from './lease-value';
+import { InstrumentFollowers } from './instrument-followers';
 import { ListenerSet } from './listener-set';
 import {
   InstrumentChange,
@@ -53,8 +54,8 @@ export class MemoryStateStore implements StateStore {
   private readonly leases = new Map<string, string>();
   private catalog: MarketCatalog | undefined;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
+  private readonly followers: InstrumentFollowers;
   private readonly resetListeners: ListenerSet<void>;
-  private readonly instrumentListeners = new Map<string, ListenerSet<InstrumentChange>>();
   private readonly reportListenerError: (error: unknown) => void;
   private closed = false;
 
@@ -62,6 +63,7 @@ export class MemoryStateStore implements StateStore {
     const logger = options.logger ?? new Logger(MemoryStateStore.name);
     this.reportListenerError = (error) => logger.warn(`state store listener failed: ${String(error)}`);
     this.changeListeners = new ListenerSet(this.reportListenerError);
+    this.followers = new InstrumentFollowers(this.reportListenerError);
     this.resetListeners = new ListenerSet(this.reportListenerError);
   }
 
@@ -156,20 +158,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription {
-    let listeners = this.instrumentListeners.get(instrument);
-    if (!listeners) {
-      listeners = new ListenerSet(this.reportListenerError);
-      this.instrumentListeners.set(instrument, listeners);
-    }
-    const followed = listeners;
-    const remove = followed.add(listener);
     return {
       ready: Promise.resolve(),
-      close: () => {
-        remove();
-        if (followed.size === 0 && this.instrumentListeners.get(instrument) === followed)
-          this.instrumentListeners.delete(instrument);
-      },
+      close: this.followers.follow(instrument, listener),
     };
   }
 
@@ -196,7 +187,7 @@ export class MemoryStateStore implements StateStore {
     this.closed = true;
     this.changeListeners.clear();
     this.resetListeners.clear();
-    this.instrumentListeners.clear();
+    this.followers.clear();
   }
 
   /** Applies one write completely or not at all; nothing that can throw runs after the first change. */
@@ -238,10 +229,9 @@ export class MemoryStateStore implements StateStore {
       trades,
     };
     // One notice per write, as Redis publishes one message: the instrument's listeners hear it too.
-    const listeners = this.instrumentListeners.get(instrument);
     queueMicrotask(() => {
       this.changeListeners.emit(instrumentNotice(change));
-      listeners?.emit(change);
+      this.followers.emit(change);
     });
     return { instrument, result: 'written' };
   }

@@ -9,6 +9,7 @@ import { catalogNotice, instrumentNotice, parseCatalogNotice } from './change-no
 import { INSTRUMENT_WRITE_SCRIPT, instrumentWriteCalls } from './instrument-write-script';
 import { StoreKeys } from './keys';
 import { AcknowledgedWrites } from './acknowledged-writes';
+import { InstrumentFollowers } from './instrument-followers';
 import { ListenerSet } from './listener-set';
 import { RedisClient } from './redis-client';
 import {
@@ -79,9 +80,9 @@ export class RedisStateStore implements StateStore {
   private readonly healthTimeoutMs: number;
   private readonly closeClient: boolean;
   private readonly changeListeners: ListenerSet<ChangeNotice>;
+  private readonly followers: InstrumentFollowers;
   private readonly resetListeners: ListenerSet<void>;
   /** The listeners of each followed instrument. */
-  private readonly instrumentListeners = new Map<string, ListenerSet<InstrumentChange>>();
   /** The epoch marker as this store last saw or wrote it. */
   private epoch: string | undefined;
   private epochCheck: Promise<void> | undefined;
@@ -114,6 +115,7 @@ export class RedisStateStore implements StateStore {
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2000;
     this.closeClient = options.closeClient ?? false;
     this.changeListeners = new ListenerSet(this.reportListenerError);
+    this.followers = new InstrumentFollowers(this.reportListenerError);
     this.resetListeners = new ListenerSet(this.reportListenerError);
 
     this.subscriber = subscriberOf(client);
@@ -248,21 +250,10 @@ export class RedisStateStore implements StateStore {
   }
 
   followInstrument(instrument: string, listener: (change: InstrumentChange) => void): ChangeSubscription {
-    let listeners = this.instrumentListeners.get(instrument);
-    if (!listeners) {
-      listeners = new ListenerSet(this.reportListenerError);
-      this.instrumentListeners.set(instrument, listeners);
-    }
-    const followed = listeners;
-    const remove = followed.add(listener);
     return {
       // The change channel's SUBSCRIBE: it carries every instrument's writes.
       ready: this.subscribed,
-      close: () => {
-        remove();
-        if (followed.size === 0 && this.instrumentListeners.get(instrument) === followed)
-          this.instrumentListeners.delete(instrument);
-      },
+      close: this.followers.follow(instrument, listener),
     };
   }
 
@@ -322,7 +313,7 @@ export class RedisStateStore implements StateStore {
     this.client.off('error', this.noteConnectionError);
     this.changeListeners.clear();
     this.resetListeners.clear();
-    this.instrumentListeners.clear();
+    this.followers.clear();
     this.subscriber.disconnect();
     if (this.closeClient) await closeConnection(this.client);
   }
@@ -371,7 +362,7 @@ export class RedisStateStore implements StateStore {
         return;
       }
       this.changeListeners.emit(instrumentNotice(change));
-      this.instrumentListeners.get(change.instrument)?.emit(change);
+      this.followers.emit(change);
       return;
     }
     if (channel !== this.keys.catalogChanges) return;
