@@ -215,6 +215,15 @@ export class AppConfig {
   @Identifier(64, '_.:-')
   INSTANCE_ID?: string = undefined;
 
+  // Charts: the closed 1-minute bars behind the candles of every resolution.
+
+  /**
+   * Days of closed 1-minute bars the archive keeps after the UTC day they belong to ends, for chart
+   * history beyond the last 24 hours; 0 keeps none past the day, so charts show only the last 24 hours.
+   */
+  @Integer({ min: 0, max: 3_650 })
+  CHART_HISTORY_DAYS = 365;
+
   // Data files.
 
   /** JSON file with asset names and withdraw/deposit data (see README). */

@@ -32,6 +32,7 @@ export interface BarArchive {
   /** Stores each block, replacing the block of the same hour unless that one is trade-built and this one is not. */
   writeHours(instrument: string, blocks: readonly HourBlock[]): Promise<void>;
   readBackfill(instrument: string): Promise<BackfillState>;
+  /** Sets the fields `state` carries; the others keep their values (the backfill and the sealer each write their own). */
   writeBackfill(instrument: string, state: BackfillState): Promise<void>;
 }
 

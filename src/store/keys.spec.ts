@@ -29,6 +29,15 @@ describe('StoreKeys', () => {
     ]);
   });
 
+  it('keeps the bar archive of an instrument under its hash tag, a hash per UTC day', () => {
+    const keys = new StoreKeys().bars('btc_usdt');
+    expect([keys.day(Date.UTC(2026, 11, 1)), keys.backfill]).toEqual([
+      'mdg:{btc_usdt}:bars:1796083200000',
+      'mdg:{btc_usdt}:bar-backfill',
+    ]);
+    expect(() => new StoreKeys().bars('{btc}')).toThrow('invalid instrument');
+  });
+
   it.each(['', 'a b', 'x{y', 'x}y'])('rejects the prefix %j', (prefix) => {
     expect(() => new StoreKeys(prefix)).toThrow('invalid key prefix');
   });

@@ -33,6 +33,17 @@ export interface InstrumentKeys {
   readonly leaseToken: string;
 }
 
+/** The Redis keys of one instrument's bar archive, under the instrument's hash tag. */
+export interface BarArchiveKeys {
+  /**
+   * Hash of one UTC day's closed 1-minute bars: field = the hour of the day (`0`..`23`), value = that
+   * hour's block (`hour-block-codec.ts`). Expires the chart retention after the day ends.
+   */
+  day(dayStart: number): string;
+  /** Hash: the candle backfill's state, fields `coveredFrom` and `sealedThrough` (Unix milliseconds). */
+  readonly backfill: string;
+}
+
 /**
  * The one catalogue of the store's Redis keys and channels. Every key starts with the prefix
  * (default `mdg`), so several deployments can share one Redis under different prefixes.
@@ -85,13 +96,7 @@ export class StoreKeys {
 
   /** `mdg:{btc_usdt}:head` and its siblings. */
   instrument(instrument: string): InstrumentKeys {
-    // A brace inside the tag would move the hash tag and scatter the instrument over several slots.
-    if (!/^[^\s{}]+$/.test(instrument)) {
-      throw new Error(
-        `invalid instrument ${JSON.stringify(instrument)}: must be non-empty, without spaces or braces`,
-      );
-    }
-    const base = `${this.prefix}:{${instrument}}`;
+    const base = this.instrumentBase(instrument);
     return {
       head: `${base}:head`,
       bids: `${base}:bids`,
@@ -101,5 +106,21 @@ export class StoreKeys {
       lease: `${base}:lease`,
       leaseToken: `${base}:lease-token`,
     };
+  }
+
+  /** `mdg:{btc_usdt}:bars:{dayStart}` and `mdg:{btc_usdt}:bar-backfill`. */
+  bars(instrument: string): BarArchiveKeys {
+    const base = this.instrumentBase(instrument);
+    return { day: (dayStart) => `${base}:bars:${dayStart}`, backfill: `${base}:bar-backfill` };
+  }
+
+  private instrumentBase(instrument: string): string {
+    // A brace inside the tag would move the hash tag and scatter the instrument over several slots.
+    if (!/^[^\s{}]+$/.test(instrument)) {
+      throw new Error(
+        `invalid instrument ${JSON.stringify(instrument)}: must be non-empty, without spaces or braces`,
+      );
+    }
+    return `${this.prefix}:{${instrument}}`;
   }
 }

@@ -2,7 +2,11 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { AppConfig, usesRedis } from '../config/app-config';
 import { Role } from '../config/role';
 import { Tuning } from '../config/tuning';
+import { BAR_ARCHIVE } from './bar-archive';
+import { DAY_MS } from './bar-archive-days';
+import { MemoryBarArchive } from './memory-bar-archive';
 import { MemoryStateStore } from './memory-state-store';
+import { RedisBarArchive } from './redis-bar-archive';
 import { createRedisClient, reportConnectionErrors } from './redis-connection';
 import { RedisStateStore } from './redis-state-store';
 import { StateStore } from './state-store';
@@ -14,17 +18,20 @@ const READY_WAIT_MS = 5_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 class StoreLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(STATE_STORE) private readonly store: StateStore) {}
+  constructor(
+    @Inject(STATE_STORE) private readonly store: StateStore,
+    @Inject(BAR_ARCHIVE) private readonly bars: MemoryBarArchive | RedisBarArchive,
+  ) {}
 
   /** After every `beforeApplicationShutdown` hook, in which the writers flush their last changes. */
   async onApplicationShutdown(): Promise<void> {
-    await this.store.close();
+    await Promise.all([this.store.close(), this.bars.close()]);
   }
 }
 
 /**
- * The state store: Redis at `REDIS_URL` (a Redis Cluster with `REDIS_CLUSTER`, the Sentinels' primary
- * with `REDIS_SENTINELS`), process memory without either.
+ * The state store and the bar archive: Redis at `REDIS_URL` (a Redis Cluster with `REDIS_CLUSTER`, the
+ * Sentinels' primary with `REDIS_SENTINELS`), process memory without either.
  */
 @Global()
 @Module({})
@@ -62,9 +69,28 @@ export class StoreModule {
             return store;
           },
         },
+        {
+          provide: BAR_ARCHIVE,
+          inject: [AppConfig, Tuning],
+          useFactory: (config: AppConfig, tuning: Tuning): MemoryBarArchive | RedisBarArchive => {
+            const retentionMs = config.CHART_HISTORY_DAYS * DAY_MS;
+            if (!usesRedis(config)) return new MemoryBarArchive({ retentionMs });
+            // A connection of its own: reading months of bars must not hold up the state store's commands.
+            const client = createRedisClient(config, {
+              connectionName: `${config.REDIS_PREFIX}-bars`,
+              commandTimeoutMs: tuning.redisCommandTimeoutMs,
+            });
+            reportConnectionErrors(client, new Logger(RedisBarArchive.name), 'Redis (bars)');
+            return new RedisBarArchive(client, {
+              prefix: config.REDIS_PREFIX,
+              retentionMs,
+              closeClient: true,
+            });
+          },
+        },
         StoreLifecycle,
       ],
-      exports: [STATE_STORE],
+      exports: [STATE_STORE, BAR_ARCHIVE],
     };
   }
 }
