@@ -61,7 +61,7 @@ describe('loadSandboxConfig', () => {
         SANDBOX_PORT: '70000',
         SANDBOX_SEED: '1.5',
         SANDBOX_FLOW_RATE: 'fast',
-        SANDBOX_HISTORY_HOURS: '49',
+        SANDBOX_HISTORY_HOURS: '337',
         SANDBOX_TRADE_EVENT: 'Trades',
         SANDBOX_RATE_LIMITS: 'maybe',
       }),
@@ -69,7 +69,7 @@ describe('loadSandboxConfig', () => {
       'SANDBOX_PORT="70000": must be an integer port number from 0 to 65535',
       'SANDBOX_SEED="1.5": must be an integer, 0 or more',
       'SANDBOX_FLOW_RATE="fast": must be a number of orders per second from 0 to 100000',
-      'SANDBOX_HISTORY_HOURS="49": must be a number of hours from 0 to 48',
+      'SANDBOX_HISTORY_HOURS="337": must be a number of hours from 0 to 336',
       'SANDBOX_TRADE_EVENT="Trades": must be one of OrderTradeEvent, TradeDataUpdateEvent',
       'SANDBOX_RATE_LIMITS="maybe": must be true or false',
     ]);

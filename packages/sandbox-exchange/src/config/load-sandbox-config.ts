@@ -11,6 +11,9 @@ export class SandboxConfigError extends Error {
   }
 }
 
+/** Two weeks: sparse, the history of all markets stays within one budget of operations, so a start stays quick. */
+const MAX_HISTORY_HOURS = 336;
+
 type Environment = Readonly<Record<string, string | undefined>>;
 
 const READERS: { readonly [K in keyof SandboxConfig]-?: SettingReader<NonNullable<SandboxConfig[K]>> } = {
@@ -22,7 +25,7 @@ const READERS: { readonly [K in keyof SandboxConfig]-?: SettingReader<NonNullabl
   SANDBOX_MARKET_COUNT: integer(1, 100_000),
   SANDBOX_USERS_FILE: text(),
   SANDBOX_FLOW_RATE: numberOf('orders per second', 0, 100_000),
-  SANDBOX_HISTORY_HOURS: numberOf('hours', 0, 48),
+  SANDBOX_HISTORY_HOURS: numberOf('hours', 0, MAX_HISTORY_HOURS),
   SANDBOX_HISTORY_RATE: numberOf('orders per second', 0, 100),
   SANDBOX_TRADE_EVENT: oneOf(TRADE_EVENT_NAMES),
   SANDBOX_RATE_LIMITS: flag(),

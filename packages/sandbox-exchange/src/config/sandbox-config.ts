@@ -36,12 +36,16 @@ export class SandboxConfig {
   /** Synthetic orders per second per market. */
   SANDBOX_FLOW_RATE = 4;
 
-  /** Hours of trade history generated at start (0 to 48). */
+  /**
+   * Hours of trade history generated at start (0 to 336, two weeks); the REST candles reach that far
+   * back, `/sandbox/truth` gives the last 24 hours.
+   */
   SANDBOX_HISTORY_HOURS = 24;
 
   /**
    * Synthetic orders per second per market during the history; unset, a sparse history (360 an hour,
-   * within a budget for all markets). At the flow rate, the 24-hour window starts as full as it stays.
+   * within a budget for all markets that the last 24 hours draw on first). At the flow rate, the
+   * 24-hour window starts as full as it stays.
    */
   SANDBOX_HISTORY_RATE?: number = undefined;
 

@@ -12,11 +12,12 @@ export interface SandboxExchangeOptions {
   readonly seed: number;
   /** Synthetic orders per second per open market. */
   readonly flowRate: number;
-  /** Hours of history generated before the start. */
+  /** Hours of history generated before the start; the markets keep their trades that long (and more). */
   readonly historyHours: number;
   /**
    * Synthetic orders per second per open market during the history. Unset: a sparse history (360 an
-   * hour) within a budget for all markets together, which keeps a start with many markets quick.
+   * hour) within a budget for all markets together, which keeps a start with many markets quick; the
+   * last 24 hours take their share of it first.
    */
   readonly historyRate?: number;
   /** Resting orders the synthetic participants keep per market. */
@@ -27,7 +28,17 @@ export interface SandboxExchangeOptions {
 const FLOW_TICK_MS = 20;
 const HISTORY_OPERATIONS_PER_HOUR = 360;
 const HISTORY_OPERATIONS_BUDGET = 400_000;
-const TRADE_RETENTION_MS = 26 * 3_600_000;
+const HOUR_MS = 3_600_000;
+const WINDOW_HOURS = 24;
+/** Trades are kept this long beyond the history (and beyond the 24-hour window) for late readers. */
+const TRADE_RETENTION_MARGIN_MS = 2 * HOUR_MS;
+
+/** Operations of one stretch of the history, spread evenly over `from < time < to`. */
+interface HistoryStretch {
+  readonly from: number;
+  readonly to: number;
+  readonly operations: number;
+}
 
 class Counter implements IdSequence {
   constructor(private value: number) {}
@@ -67,7 +78,8 @@ export class SandboxExchange {
         new MarketSimulator(spec, {
           seed: options.seed,
           restingOrders: options.restingOrders ?? 2400,
-          tradeRetentionMs: TRADE_RETENTION_MS,
+          tradeRetentionMs:
+            Math.max(WINDOW_HOURS, options.historyHours) * HOUR_MS + TRADE_RETENTION_MARGIN_MS,
           orderIds,
           tradeIds,
         }),
@@ -98,20 +110,14 @@ export class SandboxExchange {
   /** Seeds every book and plays the history hours, so that a fresh sandbox looks like a running market. */
   prepare(): void {
     const now = this.clock.now();
-    const { historyHours, historyRate } = this.options;
-    const perMarket =
-      historyRate === undefined
-        ? Math.min(
-            Math.round(historyHours * HISTORY_OPERATIONS_PER_HOUR),
-            Math.floor(HISTORY_OPERATIONS_BUDGET / Math.max(1, this.markets.length)),
-          )
-        : Math.round(historyHours * 3_600 * historyRate);
-    const start = now - historyHours * 3_600_000;
+    const start = now - this.options.historyHours * HOUR_MS;
+    const stretches = this.historyStretches(now);
     for (const market of this.markets) {
       market.seed(start);
       if (market.status !== 'Open') continue;
-      for (let i = 0; i < perMarket; i++)
-        market.step(start + Math.floor(((i + 1) * (now - start)) / (perMarket + 1)));
+      for (const { from, to, operations } of stretches)
+        for (let i = 0; i < operations; i++)
+          market.step(from + Math.floor(((i + 1) * (to - from)) / (operations + 1)));
     }
   }
 
@@ -171,6 +177,32 @@ export class SandboxExchange {
       this.flowBudget.set(market, budget - operations);
       for (let i = 0; i < operations; i++) market.step(now);
     }
+  }
+
+  /**
+   * The history older than 24 hours, then the last 24 hours. At the history rate both are as dense;
+   * sparse, the last 24 hours take their operations from the budget first, the older hours the rest.
+   */
+  private historyStretches(now: number): HistoryStretch[] {
+    const { historyHours, historyRate } = this.options;
+    const recentHours = Math.min(historyHours, WINDOW_HOURS);
+    const olderHours = historyHours - recentHours;
+    const windowStart = now - recentHours * HOUR_MS;
+    const start = now - historyHours * HOUR_MS;
+    let older: number;
+    let recent: number;
+    if (historyRate !== undefined) {
+      older = Math.round(olderHours * 3_600 * historyRate);
+      recent = Math.round(recentHours * 3_600 * historyRate);
+    } else {
+      const budget = Math.floor(HISTORY_OPERATIONS_BUDGET / Math.max(1, this.markets.length));
+      recent = Math.min(Math.round(recentHours * HISTORY_OPERATIONS_PER_HOUR), budget);
+      older = Math.min(Math.round(olderHours * HISTORY_OPERATIONS_PER_HOUR), budget - recent);
+    }
+    return [
+      { from: start, to: windowStart, operations: older },
+      { from: windowStart, to: now, operations: recent },
+    ];
   }
 
   private setStatus(market: MarketSimulator, status: MarketStatus): void {
