@@ -3,6 +3,8 @@ import { StateStore } from '../store/state-store';
 import { STATE_STORE } from '../store/store.module';
 import { ApiReadiness } from './api-readiness';
 import { ApiRoutes } from './api-routes';
+import { ChartBars } from './charts/chart-bars';
+import { StoredChartBars } from './charts/stored-chart-bars';
 import { CmcEndpoints } from './cmc/cmc-endpoints';
 import { CoingeckoEndpoints } from './coingecko/coingecko-endpoints';
 import { ConsoleObserver } from './console/console-observer';
@@ -27,6 +29,7 @@ import { Responder } from './views/responder';
       inject: [STATE_STORE],
       useFactory: (store: StateStore) => new MarketViews(store, BOOK_CACHE_MAX_LEVELS),
     },
+    { provide: ChartBars, useClass: StoredChartBars },
     ListingService,
     ExchangeCatalog,
     Responder,

@@ -1,3 +1,4 @@
+import { AppConfig } from '../../config/app-config';
 import { Candle } from '../../market/candle-stats';
 import { rollUpBars } from '../../market/bars/bar-roll-up';
 import { ONE_DAY, ONE_MINUTE, parseChartResolution } from '../../market/bars/chart-resolution';
@@ -95,7 +96,7 @@ describe('StoredChartBars', () => {
     // The trade window as the listings read it: the trades of the last 24 hours.
     windowTrades = trades.filter((one) => one.time > EDGE);
     const views = { tradeList: async () => TradeColumns.of(windowTrades) } as unknown as MarketViews;
-    chartBars = new StoredChartBars(views, archive);
+    chartBars = new StoredChartBars(views, archive, { CHART_HISTORY_DAYS: 365 } as AppConfig);
   });
 
   afterEach(() => jest.restoreAllMocks());

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { Candle } from '../../market/candle-stats';
 import { rollUpBars } from '../../market/bars/bar-roll-up';
 import { barStartAtOrAfter, countsBack, selectBars } from '../../market/bars/bar-selection';
@@ -27,8 +28,6 @@ const MAX_CACHED_DAYS = 50_000;
 /** Hours per archive read, so that a year is read a week at a time. */
 const HOURS_PER_READ = 24 * 7;
 const DAYS_PER_READ = 7;
-/** How far back history is looked for while the archive states no coverage (no backfill yet). */
-const UNCOVERED_HISTORY_MS = 2 * 366 * DAY_MS;
 
 /** One request's view of the sources: one clock reading, the trades and the backfill state read once. */
 interface Reading {
@@ -54,12 +53,16 @@ interface Reading {
 export class StoredChartBars extends ChartBars {
   private readonly hours = new SettledCache<readonly Candle[]>(MAX_CACHED_MINUTE_BARS, SETTLED_TTL_MS);
   private readonly days = new SettledCache<Candle | undefined>(MAX_CACHED_DAYS, SETTLED_TTL_MS);
+  private readonly historyMs: number;
 
   constructor(
     private readonly views: MarketViews,
     @Inject(BAR_ARCHIVE) private readonly archive: BarArchive,
+    config: AppConfig,
   ) {
     super();
+    // The archive drops a day the retention after its end.
+    this.historyMs = (config.CHART_HISTORY_DAYS + 1) * DAY_MS;
   }
 
   async bars(market: MarketInfo, resolution: ChartResolution, query: BarQuery): Promise<BarAnswer> {
@@ -91,9 +94,13 @@ export class StoredChartBars extends ChartBars {
     };
   }
 
-  /** The oldest time a bar may start at: the archive's coverage, and never after the window's day. */
+  /**
+   * The oldest time a bar may start at: where the archive's coverage starts, within the retention,
+   * and never after the start of the day before the window's first minute.
+   */
   private async historyFloor(reading: Reading): Promise<number> {
-    const covered = (await reading.backfill()).coveredFrom ?? reading.now - UNCOVERED_HISTORY_MS;
+    const retained = reading.now - this.historyMs;
+    const covered = Math.max(retained, (await reading.backfill()).coveredFrom ?? retained);
     return Math.min(covered, barStart(reading.windowFrom - HOUR_MS, ONE_DAY));
   }
 
