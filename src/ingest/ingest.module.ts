@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { AppConfig } from '../config/app-config';
 import { Tuning } from '../config/tuning';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { BAR_ARCHIVE, BarArchive } from '../store/bar-archive';
 import { StoreKeys } from '../store/keys';
 import { RedisClient } from '../store/redis-client';
 import { StateStore } from '../store/state-store';
@@ -12,6 +13,7 @@ import { HubClient } from '../upstream/hub/hub-client';
 import { RestClient } from '../upstream/rest/rest-client';
 import { UPSTREAM_SETTINGS } from '../upstream/upstream.module';
 import { UpstreamSettings } from '../upstream/upstream-settings';
+import { BarSealer } from './bar-sealer';
 import { CandleSource } from './candle-source';
 import { CatalogFollower } from './catalog/catalog-follower';
 import { registerCatalogInputMetrics } from './catalog/catalog-input-metrics';
@@ -128,6 +130,12 @@ const storeProviders: Provider[] = [
   },
   CatalogFollower,
   StoreWriteReport,
+  {
+    provide: BarSealer,
+    inject: [BAR_ARCHIVE, IngestedInstruments],
+    useFactory: (archive: BarArchive, instruments: IngestedInstruments): BarSealer =>
+      new BarSealer({ archive, pipelines: () => instruments.pipelines(), now: () => Date.now() }),
+  },
   {
     provide: StateWriter,
     inject: [STATE_STORE, IngestedInstruments, Tuning, StoreWriteReport],

@@ -279,6 +279,26 @@ describe('InstrumentPipeline first write', () => {
     expect(pipeline.takeWrite()).toBeUndefined();
   });
 
+  it('tells the bar sealer which hours the feed added trades to, not those of seeded trades', () => {
+    const HOUR = 3_600_000;
+    const pipeline = open('live', 5_000);
+    now = 10 * HOUR;
+    pipeline.seedTrades([{ ...TRADE, id: '1', time: 7 * HOUR + 5 }]);
+    expect(pipeline.takeTradeHours()).toEqual([]);
+    pipeline.addTrades([
+      { ...TRADE, id: '2', time: 8 * HOUR + 5 },
+      { ...TRADE, id: '3', time: 8 * HOUR + 9 },
+      { ...TRADE, id: '4', time: 9 * HOUR },
+      { ...TRADE, id: '1', time: 7 * HOUR + 5 },
+    ]);
+    expect(pipeline.takeTradeHours()).toEqual([8 * HOUR, 9 * HOUR]);
+    expect(pipeline.takeTradeHours()).toEqual([]);
+    expect(pipeline.tradesBetween(7 * HOUR, 9 * HOUR).map((trade) => trade.id)).toEqual(['1', '2', '3']);
+    expect(pipeline.tradesComplete).toBe(false);
+    pipeline.markTradesCaughtUp();
+    expect(pipeline.tradesComplete).toBe(true);
+  });
+
   it('takes no seed once it has written', () => {
     const pipeline = open('live');
     pipeline.takeWrite();

@@ -16,6 +16,8 @@ import {
 } from '../store/state-store';
 import { BookFeed, BookFeedSubscription } from './feeds/book-feed';
 
+const HOUR_MS = 3_600_000;
+
 /** What a pipeline reports to its owner: metrics and logs. */
 export interface PipelineEvents {
   /** The book left `live`; it is rebuilt from the next snapshot. */
@@ -80,6 +82,8 @@ export class InstrumentPipeline {
   /** Starts from the clock so that it keeps growing across restarts of the service. */
   private tradesRevision: number;
   private newTrades: Trade[] = [];
+  /** The UTC hours (their starts) that trades were added to since the last `takeTradeHours`. */
+  private addedTradeHours = new Set<number>();
   private expiredBefore?: number;
   /** When the oldest trade held leaves the window (Unix milliseconds); Infinity with none held. */
   private expiryAt = Infinity;
@@ -202,6 +206,7 @@ export class InstrumentPipeline {
     this.changed = true;
     if (added.length > 0) {
       this.newTrades.push(...added);
+      this.noteTradeHours(added);
       this.tradesChanged();
       this.windowChanged();
     }
@@ -303,6 +308,26 @@ export class InstrumentPipeline {
   /** The trade feed has delivered every trade of the window: nothing older is still being fetched. */
   markTradesCaughtUp(): void {
     this.tradesCaughtUp = true;
+  }
+
+  /** Whether the window holds every trade of its 24 hours: the trade feed caught up once. */
+  get tradesComplete(): boolean {
+    return this.tradesCaughtUp;
+  }
+
+  /**
+   * The UTC hours (their starts, Unix milliseconds) that the feed added trades to since the last
+   * call, for the bar sealer; trades seeded from the store do not count.
+   */
+  takeTradeHours(): number[] {
+    const hours = [...this.addedTradeHours];
+    this.addedTradeHours.clear();
+    return hours;
+  }
+
+  /** The window's trades with `from <= time < to`, oldest first. */
+  tradesBetween(from: number, to: number): Trade[] {
+    return this.window.tradesBetween(from, to);
   }
 
   /** Has what the stored state of a live instrument needs: a live book, and its 24 hours of trades when there is a feed. */
@@ -426,6 +451,14 @@ export class InstrumentPipeline {
     } finally {
       this.snapshotInFlight = false;
       this.fallbackWithdrawal = undefined;
+    }
+  }
+
+  private noteTradeHours(added: readonly Trade[]): void {
+    let hour = NaN;
+    for (const trade of added) {
+      const start = trade.time - (trade.time % HOUR_MS);
+      if (start !== hour) this.addedTradeHours.add((hour = start));
     }
   }
 

@@ -66,6 +66,21 @@ describe('compareIntegerText', () => {
 });
 
 describe('TradeWindow', () => {
+  it('gives the trades of a time range, oldest first, from both ends of equal times', () => {
+    const window = new TradeWindow();
+    window.add(
+      [trade(4, T0 + 20), trade(1, T0), trade(2, T0 + 10), trade(3, T0 + 10), trade(5, T0 + 30)],
+      T0 + 30,
+    );
+    const ids = (from: number, to: number) => window.tradesBetween(from, to).map((t) => t.id);
+    expect(ids(T0 + 10, T0 + 30)).toEqual(['2', '3', '4']);
+    expect(ids(T0 + 1, T0 + 11)).toEqual(['2', '3']);
+    expect(ids(T0 - 100, T0 + 100)).toEqual(['1', '2', '3', '4', '5']);
+    expect(ids(T0 + 31, T0 + 100)).toEqual([]);
+    expect(ids(T0 + 10, T0 + 10)).toEqual([]);
+    expect(new TradeWindow().tradesBetween(0, T0)).toEqual([]);
+  });
+
   it('keeps a trade newer than now - 24h and at now, and ignores one exactly at now - 24h', () => {
     const window = new TradeWindow();
     const added = window.add(

@@ -230,6 +230,27 @@ export class TradeWindow {
     return this.columns.toArray();
   }
 
+  /** The trades held with `from <= time < to`, oldest first. */
+  tradesBetween(from: number, to: number): Trade[] {
+    const trades: Trade[] = [];
+    for (let at = this.firstAtOrAfter(from); at < this.columns.length && this.columns.timeAt(at) < to; at++) {
+      trades.push(this.columns.at(at));
+    }
+    return trades;
+  }
+
+  /** The position of the oldest trade held with `time >= from` (the count held when there is none). */
+  private firstAtOrAfter(from: number): number {
+    let low = 0;
+    let high = this.columns.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.columns.timeAt(middle) < from) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /**
    * Before the trade with `id` enters at `position`: keeps the binary search valid, or falls back to a
    * set of the ids once an id does not rise above the one before it.
