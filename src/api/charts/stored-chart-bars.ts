@@ -4,7 +4,7 @@ import { Candle } from '../../market/candle-stats';
 import { rollUpBars } from '../../market/bars/bar-roll-up';
 import { barStartAtOrAfter, countsBack, selectBars } from '../../market/bars/bar-selection';
 import { barEnd, barStart, ChartResolution, ONE_DAY, ONE_MINUTE } from '../../market/bars/chart-resolution';
-import { tradeMinuteBars } from '../../market/bars/trade-minute-bars';
+import { MinuteBarMemo } from '../../market/bars/minute-bar-memo';
 import { MarketInfo } from '../../market/market-info';
 import { TradeRows } from '../../market/trade-columns';
 import { DAY_MS } from '../../market/trade-window';
@@ -47,12 +47,15 @@ interface Reading {
  * from those (days from minutes, weeks and months from days). Settled hours and days (see
  * SETTLE_MARGIN_MS) are cached per process, bounded, and only while the archive's coverage is the
  * same and for SETTLED_TTL_MS; the hours near the window's edge, where a late trade may still seal
- * an hour again, and every minute of the window are read on each request.
+ * an hour again, are read on each request, and so are the window's trades (a minute's bar is built
+ * again only when its trades changed).
  */
 @Injectable()
 export class StoredChartBars extends ChartBars {
   private readonly hours = new SettledCache<readonly Candle[]>(MAX_CACHED_MINUTE_BARS, SETTLED_TTL_MS);
   private readonly days = new SettledCache<Candle | undefined>(MAX_CACHED_DAYS, SETTLED_TTL_MS);
+  /** Per market, the window's minutes, each built from its trades once (see MinuteBarMemo). */
+  private readonly windowMinutes = new Map<string, MinuteBarMemo>();
   private readonly historyMs: number;
 
   constructor(
@@ -154,7 +157,11 @@ export class StoredChartBars extends ChartBars {
     const older = from < archiveTo ? await this.archiveMinutes(reading, from, archiveTo, cacheHours) : [];
     const windowFrom = Math.max(from, reading.windowFrom);
     if (windowFrom >= to) return older;
-    const newer = tradeMinuteBars(await reading.trades(), windowFrom, to);
+    const trades = await reading.trades();
+    let memo = this.windowMinutes.get(reading.instrument);
+    if (!memo) this.windowMinutes.set(reading.instrument, (memo = new MinuteBarMemo()));
+    memo.dropBefore(reading.windowFrom);
+    const newer = memo.minuteBars(trades, windowFrom, to);
     return older.length === 0 ? newer : older.concat(newer);
   }
 
