@@ -11,12 +11,12 @@ function bar(minute: number, open: string, high: string, low: string, close: str
   return { start, end: start + MINUTE, open, high, low, close, volume };
 }
 
-/** Canonical decimal text of up to `integerDigits` integer digits and up to 18 decimals. */
-const decimal = (integerDigits: number): fc.Arbitrary<string> =>
+/** Canonical decimal text of up to `integerDigits` integer digits and up to `decimals` decimals. */
+const decimal = (integerDigits: number, decimals = 18): fc.Arbitrary<string> =>
   fc
     .tuple(
       fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${integerDigits - 1}}$`)),
-      fc.stringMatching(/^[0-9]{0,18}$/),
+      fc.stringMatching(new RegExp(`^[0-9]{0,${decimals}}$`)),
       fc.boolean(),
     )
     .map(([integer, fraction, zeroInteger]) => {
@@ -25,9 +25,10 @@ const decimal = (integerDigits: number): fc.Arbitrary<string> =>
       return trimmed === '' ? whole : `${whole}.${trimmed}`;
     });
 
-const sortedPrices = fc
-  .array(decimal(24), { minLength: 4, maxLength: 4 })
-  .map((prices) => prices.sort((a, b) => compareDecimals(a, b)));
+const sortedPrices = (integerDigits: number, decimals?: number) =>
+  fc
+    .array(decimal(integerDigits, decimals), { minLength: 4, maxLength: 4 })
+    .map((prices) => prices.sort((a, b) => compareDecimals(a, b)));
 
 function compareDecimals(a: string, b: string): number {
   const [ai, af = ''] = a.split('.');
@@ -39,51 +40,75 @@ function compareDecimals(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-const hourBars: fc.Arbitrary<HourBars> = fc
-  .record({
-    hour: fc.integer({ min: 0, max: 600_000 }),
-    source: fc.constantFrom('trades' as const, 'exchange' as const),
-    minutes: fc.uniqueArray(fc.integer({ min: 0, max: 59 }), { maxLength: 60 }),
-    values: fc.array(
-      fc.record({
-        prices: sortedPrices,
-        openIsLow: fc.boolean(),
-        volume: fc.oneof(decimal(30), fc.constant('0')),
-        quoteVolume: fc.option(decimal(40), { nil: undefined, freq: 3 }),
-      }),
-      { minLength: 60, maxLength: 60 },
-    ),
-  })
-  .map(({ hour, source, minutes, values }) => {
-    const hourStart = hour * HOUR;
-    const bars = [...minutes]
-      .sort((a, b) => a - b)
-      .map((minute, index): Candle => {
-        const { prices, openIsLow, volume, quoteVolume } = values[index];
-        const [low, a, b, high] = prices;
-        const start = hourStart + minute * MINUTE;
-        const candle = {
-          start,
-          end: start + MINUTE,
-          open: openIsLow ? a : b,
-          high,
-          low,
-          close: openIsLow ? b : a,
-          volume,
-        };
-        return quoteVolume === undefined ? candle : { ...candle, quoteVolume };
-      });
-    return { hourStart, source, bars };
-  });
+/** Hours of bars with prices of up to `digits` integer digits and `decimals` decimals, volumes of up to twice as many. */
+const hourBars = (digits: number, decimals?: number): fc.Arbitrary<HourBars> =>
+  fc
+    .record({
+      hour: fc.integer({ min: 0, max: 600_000 }),
+      source: fc.constantFrom('trades' as const, 'exchange' as const),
+      minutes: fc.uniqueArray(fc.integer({ min: 0, max: 59 }), { maxLength: 60 }),
+      values: fc.array(
+        fc.record({
+          prices: sortedPrices(digits, decimals),
+          openIsLow: fc.boolean(),
+          volume: fc.oneof(decimal(2 * digits, decimals), fc.constant('0')),
+          quoteVolume: fc.option(decimal(2 * digits, decimals), { nil: undefined, freq: 3 }),
+        }),
+        { minLength: 60, maxLength: 60 },
+      ),
+    })
+    .map(({ hour, source, minutes, values }) => {
+      const hourStart = hour * HOUR;
+      const bars = [...minutes]
+        .sort((a, b) => a - b)
+        .map((minute, index): Candle => {
+          const { prices, openIsLow, volume, quoteVolume } = values[index];
+          const [low, a, b, high] = prices;
+          const start = hourStart + minute * MINUTE;
+          const candle = {
+            start,
+            end: start + MINUTE,
+            open: openIsLow ? a : b,
+            high,
+            low,
+            close: openIsLow ? b : a,
+            volume,
+          };
+          return quoteVolume === undefined ? candle : { ...candle, quoteVolume };
+        });
+      return { hourStart, source, bars };
+    });
 
 describe('hour block codec', () => {
-  it('round-trips any hour of bars exactly', () => {
+  it('round-trips any hour of bars exactly, to 18 decimals and past 2^53 units', () => {
     fc.assert(
-      fc.property(hourBars, (block) => {
+      fc.property(hourBars(24), (block) => {
         expect(decodeHourBlock(encodeHourBlock(block))).toEqual(block);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
+  });
+
+  it('round-trips hours of everyday prices and volumes exactly', () => {
+    fc.assert(
+      fc.property(hourBars(5, 4), (block) => {
+        expect(decodeHourBlock(encodeHourBlock(block))).toEqual(block);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('decodes an hour exactly when one of its values is past 2^53 units', () => {
+    const block: HourBars = {
+      hourStart: H,
+      source: 'trades',
+      bars: [
+        bar(0, '27000.5', '27001', '26999.25', '27000', '0.5'),
+        bar(1, '27000', '27000', '27000', '27000', '9007199254740993.000000001'),
+        bar(2, '9007199254740993', '9007199254740993', '0.01', '0.01', '0'),
+      ],
+    };
+    expect(decodeHourBlock(encodeHourBlock(block))).toEqual(block);
   });
 
   it('round-trips bars whose high and low are not the extremes of open and close', () => {
