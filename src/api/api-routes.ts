@@ -6,6 +6,8 @@ import type { ApiRoute } from './http/api-route';
 import { ListingHealthEndpoints } from './listing-health/listing-health-endpoints';
 import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
+import { TradingViewEndpoints } from './tradingview/tradingview-endpoints';
+import { UdfEndpoints } from './udf/udf-endpoints';
 
 /**
  * Every route of the API, declared once: Fastify serves them all, the fast path the ones marked
@@ -21,6 +23,8 @@ export class ApiRoutes {
     coingecko: CoingeckoEndpoints,
     mirror: MirrorEndpoints,
     health: ListingHealthEndpoints,
+    tradingView: TradingViewEndpoints,
+    udf: UdfEndpoints,
   ) {
     this.all = [
       { path: '/asset', fastPath: true, handler: (request, reply) => listing.asset(request, reply) },
@@ -96,8 +100,42 @@ export class ApiRoutes {
         handler: (request, reply) =>
           mirror.history(param(request, 'instrument'), query(request), request, reply),
       },
+      ...chartRoutes(tradingView, udf),
     ];
   }
+}
+
+/** TradingView's data integration and the Charting Library's UDF datafeed. */
+function chartRoutes(tradingView: TradingViewEndpoints, udf: UdfEndpoints): ApiRoute[] {
+  return [
+    {
+      path: '/tradingview/symbol_info',
+      fastPath: false,
+      handler: (request, reply) => tradingView.symbolInfo(request, reply),
+    },
+    {
+      path: '/tradingview/history',
+      fastPath: false,
+      handler: (request, reply) => tradingView.history(query(request), request, reply),
+    },
+    { path: '/udf/config', fastPath: false, handler: (request, reply) => udf.config(request, reply) },
+    {
+      path: '/udf/symbols',
+      fastPath: false,
+      handler: (request, reply) => udf.symbols(query(request), request, reply),
+    },
+    {
+      path: '/udf/search',
+      fastPath: false,
+      handler: (request, reply) => udf.search(query(request), request, reply),
+    },
+    {
+      path: '/udf/history',
+      fastPath: false,
+      handler: (request, reply) => udf.history(query(request), request, reply),
+    },
+    { path: '/udf/time', fastPath: false, handler: (_request, reply) => udf.time(reply) },
+  ];
 }
 
 function param(request: ApiRequest, name: string): string {

@@ -14,6 +14,10 @@ import { ListingHealthService } from './listing-health/listing-health-service';
 import { ListingEndpoints } from './listing/listing-endpoints';
 import { MirrorEndpoints } from './mirror/mirror-endpoints';
 import { StreamServer } from './stream/stream-server';
+import { ChartMarkets } from './tradingview/chart-markets';
+import { ChartReplies } from './tradingview/chart-replies';
+import { TradingViewEndpoints } from './tradingview/tradingview-endpoints';
+import { UdfEndpoints } from './udf/udf-endpoints';
 import { ExchangeCatalog } from './views/exchange-catalog';
 import { BOOK_CACHE_MAX_LEVELS } from './views/market-books';
 import { ListingService } from './views/listing-service';
@@ -40,6 +44,10 @@ import { Responder } from './views/responder';
     MirrorEndpoints,
     ListingHealthService,
     ListingHealthEndpoints,
+    ChartMarkets,
+    ChartReplies,
+    TradingViewEndpoints,
+    UdfEndpoints,
     ApiRoutes,
     StreamServer,
     ConsoleObserver,

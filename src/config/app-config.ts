@@ -117,6 +117,16 @@ export class AppConfig {
   @Format(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, 'comma-separated upper-case asset symbols such as USD,USDT')
   USD_REFERENCE_ASSETS = 'USD,USDT,USDC';
 
+  // Charts: TradingView's data integration and the Charting Library's UDF datafeed.
+
+  /**
+   * The exchange's name as TradingView and the Charting Library show it beside each symbol, upper
+   * case; unset: `SANDBOX` for the built-in sandbox, else `EXCHANGE`.
+   */
+  @IsOptional()
+  @Format(/^[A-Z0-9][A-Z0-9._]{0,31}$/, 'upper-case letters, digits, `.` and `_`, at most 32, such as ACME')
+  CHARTS_EXCHANGE_NAME?: string = undefined;
+
   // Redis, where the api and ingest roles share state.
 
   /** Redis connection; unset keeps state in memory and runs scheduled work in-process. */

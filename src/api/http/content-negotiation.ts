@@ -10,7 +10,7 @@ export const JSON_MEDIA = 'application/json';
  * page (HTML); the page's scripts and styles, the console and the status page are not negotiated.
  */
 export function producedMedia(route: string | undefined): string | undefined {
-  if (route === '/metrics') return 'text/plain';
+  if (route === '/metrics' || route === '/udf/time') return 'text/plain';
   if (route === '/docs') return 'text/html';
   if (route?.startsWith('/docs/')) return undefined;
   // The console and the status page: HTML, their feeds and files, each what a browser asks for.

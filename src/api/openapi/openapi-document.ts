@@ -12,6 +12,8 @@ import { LISTING_HEALTH } from './listing-health-paths';
 import { LISTING } from './listing-paths';
 import { MIRROR } from './mirror-paths';
 import { ERROR_RESPONSES, HEADERS } from './responses';
+import { TRADINGVIEW } from './tradingview-paths';
+import { UDF } from './udf-paths';
 
 export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
   LISTING,
@@ -19,6 +21,8 @@ export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
   CMC,
   COINGECKO,
   MIRROR,
+  TRADINGVIEW,
+  UDF,
   HEALTH,
 ];
 
