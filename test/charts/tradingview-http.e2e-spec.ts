@@ -1,6 +1,7 @@
 import { LosslessNumber, parse } from 'lossless-json';
 import { chartSymbols } from '../../src/market/bars/chart-symbol';
 import { MarketInfo } from '../../src/market/market-info';
+import { ResponseContract } from '../support/response-contract';
 import { bar, ChartStack, MINUTE, startChartStack } from './tradingview-http-stack';
 
 const TYPES = [
@@ -248,7 +249,10 @@ describe("TradingView's data integration over HTTP", () => {
       ['symbol=BTCUSDT&resolution=1&from=abc&to=60', /^from must be Unix seconds, an integer, got "abc"$/],
       ['symbol=BTCUSDT&resolution=1&from=1.5&to=60', /^from must be Unix seconds/],
       ['symbol=BTCUSDT&resolution=1&from=0&to=1e9', /^to must be Unix seconds/],
-      ['symbol=BTCUSDT&resolution=1&from=0&to=99999999999999999999', /^to must be/],
+      [
+        'symbol=BTCUSDT&resolution=1&from=0&to=99999999999999999999',
+        /^to must be within 8640000000000 seconds of 1970/,
+      ],
       ['symbol=BTCUSDT&resolution=1&from=0', /^to is required$/],
       ['symbol=BTCUSDT&symbol=ETHUSDT&resolution=1&from=0&to=60', /^symbol must be given once$/],
       ['symbol=BTCUSDT&resolution=1&from=0&from=1&to=60', /^from must be given once$/],
@@ -267,5 +271,29 @@ describe("TradingView's data integration over HTTP", () => {
       expect(body.s).toBe('error');
       expect(body.errmsg).toMatch(message);
     });
+  });
+  it('keeps the OpenAPI document in every kind of answer: markets, bars, no_data with and without nb, errors', async () => {
+    const contract = new ResponseContract(JSON.parse((await get('/docs-json')).text));
+    const from = seconds(T0);
+    const calls: [string, string][] = [
+      ['/tradingview/symbol_info', '/tradingview/symbol_info'],
+      [
+        '/tradingview/history',
+        `/tradingview/history?symbol=BTCUSDT&resolution=1&from=${from}&to=${from + 3600}`,
+      ],
+      ['/tradingview/history', `/tradingview/history?symbol=pepe_eth&resolution=1D&from=${from}&to=${from}`],
+      [
+        '/tradingview/history',
+        `/tradingview/history?symbol=BTCUSDT&resolution=1&from=${from + 180}&to=${from + 200}`,
+      ],
+      ['/tradingview/history', `/tradingview/history?symbol=BTCUSDT&resolution=1&from=0&to=${from - 1}`],
+      ['/tradingview/history', '/tradingview/history?symbol=NOPE&resolution=1&from=0&to=1'],
+    ];
+    const problems: Record<string, string[]> = {};
+    for (const [path, url] of calls) {
+      const found = contract.problems(path, await get(url));
+      if (found.length > 0) problems[url] = found;
+    }
+    expect(problems).toEqual({});
   });
 });

@@ -59,5 +59,27 @@ export function chartResponses(
 ): Record<string, ResponseObject | ReferenceObject> {
   const responses = { ...cachedJsonResponses(description, schema, cache) };
   delete responses['503'];
+  const ok = responses['200'] as ResponseObject;
+  const maxAge = { live: 'public, max-age=1', catalog: 'public, max-age=60', none: 'no-store' }[cache];
+  responses['200'] = {
+    ...ok,
+    headers: {
+      ...ok.headers,
+      // An error body is never cached: no validator, no data age.
+      ETag: {
+        description: 'weak tag of the body, the same bytes the same tag; absent on an error',
+        schema: { type: 'string' },
+      },
+      'Cache-Control': {
+        required: true,
+        description: `\`${maxAge}\`, or \`no-store\` on an error`,
+        schema: { type: 'string', enum: [...new Set([maxAge, 'no-store'])] },
+      },
+      'X-Data-Age-Ms': {
+        description: 'milliseconds since the data behind the body was last known current; absent on an error',
+        schema: { type: 'string', pattern: '^([0-9]+|unknown)$' },
+      },
+    },
+  };
   return responses;
 }

@@ -27,6 +27,8 @@ export const UDF: EndpointFamily = {
         operationId: 'udfConfig',
         tags: ['udf'],
         summary: 'What the datafeed supports: resolutions, search, server time; the exchange and the type',
+        description:
+          'Read once by the library when it starts; the exchange is the one the gateway names (CHARTS_EXCHANGE_NAME), the type crypto.',
         responses: chartResponses('the configuration', schemaRef('UdfConfigAnswer'), 'catalog'),
       },
     },
@@ -45,6 +47,8 @@ export const UDF: EndpointFamily = {
         operationId: 'udfSearch',
         tags: ['udf'],
         summary: 'Listed markets whose symbol, instrument or asset names contain the query',
+        description:
+          'Matches in the order of the instruments, at most `limit`; a type or exchange other than the gateway one finds nothing.',
         parameters: [
           optionalText('query', 'text to look for, any letter case; absent: every market', 'BTC'),
           optionalText('type', 'crypto, or empty for all; another type finds nothing', 'crypto'),
@@ -87,6 +91,7 @@ export const UDF: EndpointFamily = {
         operationId: 'udfTime',
         tags: ['udf'],
         summary: "The server's clock, Unix seconds as plain text",
+        description: 'The library aligns its clock with it (`supports_time`); never cached.',
         responses: {
           '200': {
             description: 'Unix seconds',
@@ -100,6 +105,9 @@ export const UDF: EndpointFamily = {
           },
           '405': { $ref: '#/components/responses/MethodNotAllowed' },
           '406': { $ref: '#/components/responses/NotAcceptable' },
+          '413': { $ref: '#/components/responses/PayloadTooLarge' },
+          '414': { $ref: '#/components/responses/UriTooLong' },
+          '429': { $ref: '#/components/responses/TooManyRequests' },
         },
       },
     },

@@ -47,11 +47,14 @@ function required(query: Record<string, unknown>, name: string): string {
 
 function unixSeconds(query: Record<string, unknown>, name: string): number {
   const given = required(query, name);
-  if (!SIGNED_DIGITS.test(given) || given.replace(/^-?0*/, '').length > 13)
+  if (!SIGNED_DIGITS.test(given))
     throw new ChartQueryError(`${name} must be Unix seconds, an integer, got ${echoedInput(given)}`);
+  // Compared as text first: twenty digits are past Number's exact integers.
   const seconds = Number(given);
-  if (Math.abs(seconds) > MAX_UNIX_SECONDS)
-    throw new ChartQueryError(`${name} must be within ${MAX_UNIX_SECONDS} seconds of 1970, got ${given}`);
+  if (given.replace(/^-?0*/, '').length > 13 || Math.abs(seconds) > MAX_UNIX_SECONDS)
+    throw new ChartQueryError(
+      `${name} must be within ${MAX_UNIX_SECONDS} seconds of 1970, got ${echoedInput(given)}`,
+    );
   return seconds === 0 ? 0 : seconds;
 }
 

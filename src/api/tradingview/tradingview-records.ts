@@ -1,8 +1,10 @@
 import { CHART_RESOLUTION_NAMES } from '../../market/bars/chart-resolution';
 import { BarAnswer } from '../charts/chart-bars';
+import { WireRecord } from '../schema/wire-parts';
 import { ChartMarket } from './chart-markets';
 import { barArrays } from './chart-bar-arrays';
 import { unixSecondsOf } from './chart-query';
+import { ChartError, TradingViewHistory, TradingViewSymbolInfo } from './tradingview-schemas';
 
 /**
  * TradingView's data-integration bodies (`/symbol_info`, `/history`). A field that is the same for
@@ -18,7 +20,7 @@ export function symbolInfoRecord(
   markets: readonly ChartMarket[],
   exchange: string,
   assetName: (symbol: string) => string,
-) {
+): WireRecord<typeof TradingViewSymbolInfo> {
   const each = <T>(pick: (entry: ChartMarket) => T) => markets.map(pick);
   return {
     s: 'ok' as const,
@@ -57,13 +59,16 @@ export function chartDescription(entry: ChartMarket, assetName: (symbol: string)
  * `s: ok` with the bars; without a bar, `no_data` with `nb`, the start of the newest older bar in
  * seconds, or without `nb` when history holds none.
  */
-export function tradingViewHistoryRecord(entry: ChartMarket, answer: BarAnswer) {
+export function tradingViewHistoryRecord(
+  entry: ChartMarket,
+  answer: BarAnswer,
+): WireRecord<typeof TradingViewHistory> {
   if (answer.bars.length > 0) return { s: 'ok' as const, ...barArrays(entry.market, answer.bars) };
   return answer.previous === undefined
     ? { s: 'no_data' as const }
     : { s: 'no_data' as const, nb: unixSecondsOf(answer.previous) };
 }
 
-export function chartErrorRecord(message: string) {
+export function chartErrorRecord(message: string): WireRecord<typeof ChartError> {
   return { s: 'error' as const, errmsg: message };
 }

@@ -1,5 +1,6 @@
 import { CHART_RESOLUTION_NAMES, MINUTE_RESOLUTIONS } from '../../market/bars/chart-resolution';
 import { BarAnswer } from '../charts/chart-bars';
+import { WireRecord } from '../schema/wire-parts';
 import { ChartMarket } from '../tradingview/chart-markets';
 import { barArrays } from '../tradingview/chart-bar-arrays';
 import { unixSecondsOf } from '../tradingview/chart-query';
@@ -10,9 +11,11 @@ import {
   chartDescription,
 } from '../tradingview/tradingview-records';
 
+import { UdfConfig, UdfHistory, UdfSearchResult, UdfSymbol } from './udf-schemas';
+
 /** The Charting Library's UDF datafeed bodies: `/config`, `/symbols`, `/search`, `/history`. */
 
-export function udfConfigRecord(exchange: string) {
+export function udfConfigRecord(exchange: string): WireRecord<typeof UdfConfig> {
   return {
     supported_resolutions: [...CHART_RESOLUTION_NAMES],
     supports_search: true,
@@ -31,7 +34,11 @@ export function udfConfigRecord(exchange: string) {
   };
 }
 
-export function udfSymbolRecord(entry: ChartMarket, exchange: string, assetName: (symbol: string) => string) {
+export function udfSymbolRecord(
+  entry: ChartMarket,
+  exchange: string,
+  assetName: (symbol: string) => string,
+): WireRecord<typeof UdfSymbol> {
   const { market } = entry;
   return {
     name: entry.symbol,
@@ -62,7 +69,11 @@ export function udfSymbolRecord(entry: ChartMarket, exchange: string, assetName:
   };
 }
 
-export function udfSearchRecord(entry: ChartMarket, exchange: string, assetName: (symbol: string) => string) {
+export function udfSearchRecord(
+  entry: ChartMarket,
+  exchange: string,
+  assetName: (symbol: string) => string,
+): WireRecord<typeof UdfSearchResult> {
   return {
     symbol: entry.symbol,
     full_name: `${exchange}:${entry.symbol}`,
@@ -74,7 +85,7 @@ export function udfSearchRecord(entry: ChartMarket, exchange: string, assetName:
 }
 
 /** `s: ok` with the bars; without a bar, `no_data` with `nextTime` (the newest older bar's start, seconds) when there is one. */
-export function udfHistoryRecord(entry: ChartMarket, answer: BarAnswer) {
+export function udfHistoryRecord(entry: ChartMarket, answer: BarAnswer): WireRecord<typeof UdfHistory> {
   if (answer.bars.length > 0) return { s: 'ok' as const, ...barArrays(entry.market, answer.bars) };
   return answer.previous === undefined
     ? { s: 'no_data' as const }
