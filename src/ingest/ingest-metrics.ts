@@ -16,6 +16,7 @@ export class IngestMetrics {
   private readonly resyncs: Counter<'instrument' | 'reason'>;
   private readonly gaps: Counter<'instrument'>;
   private readonly malformed: Counter<'instrument'>;
+  private readonly barMismatches: Counter<'instrument'>;
   readonly storeWrites: Counter<'result'>;
   readonly storeWriteDuration: Histogram;
 
@@ -140,6 +141,12 @@ export class IngestMetrics {
       labelNames: ['instrument'],
       registers: [registry],
     });
+    this.barMismatches = new Counter({
+      name: 'mdg_chart_bar_mismatches_total',
+      help: "Trade-built 1-minute chart bars that differ from the exchange's candles (a minute on one side only included).",
+      labelNames: ['instrument'],
+      registers: [registry],
+    });
     this.storeWrites = new Counter({
       name: 'mdg_store_writes_total',
       help: 'Batched writes to the state store, by result (written, failed, fenced).',
@@ -161,5 +168,10 @@ export class IngestMetrics {
 
   malformedMessage(instrument: string): void {
     this.malformed.inc({ instrument });
+  }
+
+  /** Counted after every check, zero included, so that a checked market shows up. */
+  chartBarMismatches(instrument: string, bars: number): void {
+    this.barMismatches.inc({ instrument }, bars);
   }
 }

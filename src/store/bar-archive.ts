@@ -20,6 +20,18 @@ export interface BackfillState {
   readonly coveredFrom?: number;
   /** End of the newest hour sealed from trades (Unix milliseconds). */
   readonly sealedThrough?: number;
+  /** End of the span from `coveredFrom` that the backfill has filled (from the exchange, from trades, or no trade). */
+  readonly coveredTo?: number;
+  /** The last check of trade-built hours against the exchange's 1-minute candles that found bars differing. */
+  readonly mismatch?: BarMismatch;
+}
+
+/** Trade-built bars of `[from, to)` that differ from the exchange's candles, found at `foundAt` (Unix milliseconds). */
+export interface BarMismatch {
+  readonly foundAt: number;
+  readonly from: number;
+  readonly to: number;
+  readonly bars: number;
 }
 
 /**
