@@ -3,7 +3,11 @@ import { HOUR_MS, nextBackfillStep, nextCheckRange } from './chart-backfill-plan
 const at = (day: number, hour: number) => Date.UTC(2026, 0, day, hour);
 const horizon = at(1, 0);
 const edge = at(5, 12);
-const allDays = { starts: new Set([at(1, 0), at(2, 0), at(3, 0), at(4, 0), at(5, 0)]), askedAt: at(6, 13) };
+const allDays = {
+  starts: new Set([at(1, 0), at(2, 0), at(3, 0), at(4, 0), at(5, 0)]),
+  since: at(1, 0),
+  askedAt: at(6, 13),
+};
 
 describe('nextBackfillStep', () => {
   it('asks for the traded days before its first request', () => {
@@ -28,7 +32,7 @@ describe('nextBackfillStep', () => {
   });
 
   it('skips days without a trade without a request, and stops at the horizon', () => {
-    const days = { starts: new Set([at(2, 0)]), askedAt: at(6, 13) };
+    const days = { starts: new Set([at(2, 0)]), since: at(1, 0), askedAt: at(6, 13) };
     const step = nextBackfillStep({
       horizon,
       edge,
@@ -73,6 +77,26 @@ describe('nextBackfillStep', () => {
       tradeHours: new Set(),
     });
     expect(step).toEqual({ span: { from: at(2, 0), to: edge } });
+  });
+
+  it('does nothing when the horizon is inside the window', () => {
+    expect(nextBackfillStep({ horizon: at(6, 0), edge, tradeHours: new Set(), tradedDays: allDays })).toEqual(
+      {
+        span: { from: edge, to: edge },
+      },
+    );
+  });
+
+  it('asks for the hours of days older than the traded days it knows', () => {
+    const days = { starts: new Set<number>(), since: at(3, 0), askedAt: at(6, 13) };
+    const step = nextBackfillStep({
+      horizon,
+      edge,
+      span: { from: at(5, 0), to: edge },
+      tradeHours: new Set(),
+      tradedDays: days,
+    });
+    expect(step.fetch).toEqual({ from: at(2, 8), to: at(3, 0), spanAfter: { from: at(2, 8), to: edge } });
   });
 });
 

@@ -19,9 +19,10 @@ export interface CoveredSpan {
   readonly to: number;
 }
 
-/** The days with a trade, as one `1d` request answered it at `askedAt`. */
+/** The days from `since` with a trade, as one `1d` request answered it at `askedAt`. */
 export interface TradedDays {
   readonly starts: ReadonlySet<number>;
+  readonly since: number;
   readonly askedAt: number;
 }
 
@@ -60,13 +61,16 @@ export interface BackfillStep {
  * for newest first down to the horizon, only on days that traded, one request per 16 hours of a day.
  */
 export function nextBackfillStep(input: BackfillPlanInput): BackfillStep {
-  const { horizon, edge, tradeHours, tradedDays } = input;
+  const { edge, tradeHours, tradedDays } = input;
+  // With no retention past the day, the horizon may be inside the window: nothing to fill then.
+  const horizon = Math.min(input.horizon, edge);
   const stored = input.span ?? { from: edge, to: edge };
   const from = Math.min(Math.max(stored.from, horizon), edge);
   let to = Math.min(Math.max(stored.to, from), edge);
   const traded = (hour: number): boolean | undefined => {
-    if (!tradedDays || dayStartOf(hour) + DAY_MS > tradedDays.askedAt) return undefined;
-    return tradedDays.starts.has(dayStartOf(hour));
+    const day = dayStartOf(hour);
+    if (!tradedDays || day < tradedDays.since || day + DAY_MS > tradedDays.askedAt) return undefined;
+    return tradedDays.starts.has(day);
   };
 
   while (to < edge && (tradeHours.has(to) || traded(to) === false)) to += HOUR_MS;

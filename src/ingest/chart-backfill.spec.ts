@@ -44,7 +44,7 @@ class FakeArchive implements BarArchive {
   }
 
   async writeBackfill(instrument: string, state: BackfillState): Promise<void> {
-    this.states.set(instrument, state);
+    this.states.set(instrument, { ...this.states.get(instrument), ...state });
   }
 }
 
@@ -118,10 +118,10 @@ async function runSteps(r: Rig, limit = 50): Promise<number> {
   throw new Error('the backfill did not settle');
 }
 
-// Now: 10 January 12:30. Window edge: 9 January 12:00. Horizon (3 days): 7 January 12:00.
+// Now: 10 January 12:30. Window edge: 9 January 12:00. Horizon (3 days after the day): 7 January 00:00.
 const NOW = at(10, 12, 30);
 const TAPE = [
-  bar(at(7, 11, 59)), // before the horizon
+  bar(at(6, 23, 59)), // before the horizon
   bar(at(7, 12, 5), '11'),
   bar(at(7, 23, 59), '12', '2.5'),
   bar(at(9, 3, 0), '13'),
@@ -141,12 +141,13 @@ describe('ChartBackfill', () => {
   it('asks for the traded days once, then 1-minute candles of those days only, newest first', async () => {
     const r = rig({ exchange: new FakeExchange(TAPE), now: NOW });
 
-    expect(await runSteps(r)).toBe(3);
+    expect(await runSteps(r)).toBe(4);
 
     expect(r.exchange.calls).toEqual([
       { interval: '1d', start: at(7, 0), end: NOW },
       { interval: '1m', start: at(9, 0), end: at(9, 12) },
-      { interval: '1m', start: at(7, 12), end: at(8, 0) },
+      { interval: '1m', start: at(7, 8), end: at(8, 0) },
+      { interval: '1m', start: at(7, 0), end: at(7, 8) },
     ]);
     expect(await r.archive.readHours(BTC, 0, Number.MAX_SAFE_INTEGER)).toEqual([
       { hourStart: at(7, 12), source: 'exchange', bars: [bar(at(7, 12, 5), '11')] },
@@ -154,7 +155,7 @@ describe('ChartBackfill', () => {
       { hourStart: at(9, 3), source: 'exchange', bars: [bar(at(9, 3), '13')] },
       { hourStart: at(9, 11), source: 'exchange', bars: [bar(at(9, 11, 59), '14')] },
     ]);
-    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 12), coveredTo: at(9, 12) });
+    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
   });
 
   it('writes nothing inside the 24-hour window and never tries over a trade-built hour', async () => {
@@ -190,9 +191,10 @@ describe('ChartBackfill', () => {
       ['1d', at(7, 0)],
       ['1m', at(9, 0)],
       ['1d', at(7, 0)],
-      ['1m', at(7, 12)],
+      ['1m', at(7, 8)],
+      ['1m', at(7, 0)],
     ]);
-    expect(second.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 12), coveredTo: at(9, 12) });
+    expect(second.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
   });
 
   it('asks a failed request again after the retry time, without losing progress', async () => {
@@ -213,15 +215,16 @@ describe('ChartBackfill', () => {
     expect(exchange.calls.slice(1).map((call) => [call.interval, call.start, call.end])).toEqual([
       ['1m', at(9, 0), at(9, 12)],
       ['1m', at(9, 0), at(9, 12)],
-      ['1m', at(7, 12), at(8, 0)],
+      ['1m', at(7, 8), at(8, 0)],
+      ['1m', at(7, 0), at(7, 8)],
     ]);
-    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 12), coveredTo: at(9, 12) });
+    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
   });
 
   it('fills the hours a long downtime left without trade-built blocks, oldest first', async () => {
     const archive = new FakeArchive();
     await archive.writeBackfill(BTC, {
-      coveredFrom: at(7, 12),
+      coveredFrom: at(6, 0),
       coveredTo: at(9, 12),
       sealedThrough: at(10, 12),
     });
@@ -240,9 +243,8 @@ describe('ChartBackfill', () => {
       ['1m', at(10, 4), at(10, 20)],
       ['1m', at(10, 20), at(11, 12)],
       ['1m', at(11, 12), at(12, 4)],
-      ['1m', at(7, 0), at(7, 12)],
     ]);
-    expect(archive.states.get(BTC)).toMatchObject({ coveredFrom: at(6, 12), coveredTo: at(12, 4) });
+    expect(archive.states.get(BTC)).toMatchObject({ coveredFrom: at(6, 0), coveredTo: at(12, 4) });
     expect(archive.written.map((block) => block.hourStart)).not.toContain(at(10, 10));
     expect((await archive.readHours(BTC, at(10, 20), at(11, 12))).map((block) => block.hourStart)).toEqual([
       at(10, 20),
@@ -253,7 +255,7 @@ describe('ChartBackfill', () => {
   it('counts the bars of trade-built hours that differ from the exchange candles', async () => {
     const archive = new FakeArchive();
     const edge = at(9, 12);
-    await archive.writeBackfill(BTC, { coveredFrom: at(7, 12), coveredTo: edge, sealedThrough: at(10, 12) });
+    await archive.writeBackfill(BTC, { coveredFrom: at(7, 0), coveredTo: edge, sealedThrough: at(10, 12) });
     await archive.writeHours(BTC, [
       { hourStart: at(9, 12), source: 'trades', bars: [bar(at(9, 12, 0), '15')] },
       {
@@ -275,11 +277,11 @@ describe('ChartBackfill', () => {
 
     expect(exchange.calls).toEqual([{ interval: '1m', start: edge, end: edge + 16 * HOUR_MS }]);
     expect(r.mismatches).toEqual([[BTC, 3]]);
-    expect(archive.states.get(BTC)?.mismatch).toEqual({
-      foundAt: NOW,
-      from: edge,
-      to: edge + 16 * HOUR_MS,
-      bars: 3,
+    expect(archive.states.get(BTC)).toMatchObject({
+      mismatchFoundAt: NOW,
+      mismatchFrom: edge,
+      mismatchTo: edge + 16 * HOUR_MS,
+      mismatchBars: 3,
     });
 
     // The next check waits for 16 more sealed hours.
@@ -290,7 +292,7 @@ describe('ChartBackfill', () => {
   it('counts zero for matching hours and keeps no mismatch', async () => {
     const archive = new FakeArchive();
     await archive.writeBackfill(BTC, {
-      coveredFrom: at(7, 12),
+      coveredFrom: at(7, 0),
       coveredTo: at(9, 12),
       sealedThrough: at(10, 12),
     });
@@ -302,7 +304,7 @@ describe('ChartBackfill', () => {
     await r.backfill.step();
 
     expect(r.mismatches).toEqual([[BTC, 0]]);
-    expect(archive.states.get(BTC)?.mismatch).toBeUndefined();
+    expect(archive.states.get(BTC)?.mismatchFoundAt).toBeUndefined();
   });
 
   it('leaves the budget to others waiting for it, and queues no step behind other REST work', async () => {

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DAY_MS } from '../market/trade-window';
 import { ZERO, toDecimal } from '../market/decimal';
 import { BackfillState, BarArchive, HourBlock } from '../store/bar-archive';
@@ -18,7 +18,7 @@ import {
 import { SerialWork } from './serial-work';
 
 export interface ChartBackfillOptions {
-  /** Days of bars kept (`CHART_HISTORY_DAYS`): the backfill goes back this far. */
+  /** Days a UTC day's bars are kept after it ends (`CHART_HISTORY_DAYS`): the backfill goes back this far. */
   readonly historyDays: number;
   /** How often a step (at most one request) may be queued with the owner's REST work. */
   readonly stepMs?: number;
@@ -62,7 +62,7 @@ interface MarketProgress {
  * snapshots go first. Progress is in the archive's backfill state, so a restart goes on from there;
  * a failed request moves nothing and is asked again later.
  */
-export class ChartBackfill {
+export class ChartBackfill implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ChartBackfill.name);
   private readonly historyMs: number;
   private readonly stepMs: number;
@@ -78,18 +78,20 @@ export class ChartBackfill {
     private readonly deps: ChartBackfillDeps,
     options: ChartBackfillOptions,
   ) {
-    if (!(options.historyDays > 0)) throw new RangeError('historyDays must be positive');
+    if (!(options.historyDays >= 0)) throw new RangeError('historyDays must not be negative');
     this.historyMs = options.historyDays * DAY_MS;
     this.stepMs = options.stepMs ?? DEFAULT_BACKFILL_STEP_MS;
     this.retryMs = options.retryMs ?? DEFAULT_BACKFILL_RETRY_MS;
     this.now = options.now ?? Date.now;
   }
 
-  start(): void {
+  onApplicationBootstrap(): void {
     this.timer ??= setInterval(() => this.tick(), this.stepMs);
+    this.timer.unref();
   }
 
-  stop(): void {
+  /** No step queued from now on; the one under way ends with the owner's work (or its request's abort). */
+  beforeApplicationShutdown(): void {
     clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -131,7 +133,7 @@ export class ChartBackfill {
     const { archive } = this.deps;
     const state = await archive.readBackfill(instrument);
     const edge = hourStartOf(now - DAY_MS);
-    const horizon = hourStartOf(now - this.historyMs);
+    const horizon = retentionHorizon(now, this.historyMs);
 
     progress.checkedTo = Math.max(progress.checkedTo ?? edge, horizon);
     const check = nextCheckRange(progress.checkedTo, state.sealedThrough);
@@ -196,8 +198,11 @@ export class ChartBackfill {
       this.logger.warn(
         `${instrument}: ${mismatches} trade-built 1-minute bars of ${new Date(range.from).toISOString()} to ${new Date(range.to).toISOString()} differ from the exchange's candles`,
       );
-      await this.saveState(instrument, {
-        mismatch: { foundAt: this.now(), from: range.from, to: range.to, bars: mismatches },
+      await this.deps.archive.writeBackfill(instrument, {
+        mismatchFoundAt: this.now(),
+        mismatchFrom: range.from,
+        mismatchTo: range.to,
+        mismatchBars: mismatches,
       });
     }
     progress.checkedTo = range.to;
@@ -225,16 +230,18 @@ export class ChartBackfill {
   }
 
   private async tradedDays(instrument: string, horizon: number, now: number): Promise<TradedDays> {
-    const count = Math.min(MAX_CANDLES, Math.ceil((now - horizon) / DAY_MS) + 1);
+    const today = dayStartOf(now);
+    const since = Math.max(dayStartOf(horizon), today - (MAX_CANDLES - 1) * DAY_MS);
+    const count = (today - since) / DAY_MS + 1;
     const candles = await this.deps.rest.history(
       instrument,
-      { start: dayStartOf(horizon), end: now, interval: '1d', count },
+      { start: since, end: now, interval: '1d', count },
       { signal: this.deps.signal },
     );
     const starts = new Set<number>();
     for (const candle of candles)
       if (!toDecimal(candle.volume).eq(ZERO)) starts.add(dayStartOf(candle.start));
-    return { starts, askedAt: now };
+    return { starts, since, askedAt: now };
   }
 
   private minuteCandles(instrument: string, from: number, to: number) {
@@ -250,15 +257,15 @@ export class ChartBackfill {
     return !usage.some((family) => family.family === 'marketdata' && family.waiting > 0);
   }
 
+  /** Only the backfill's own fields: the archive merges them with the sealer's. */
   private saveSpan(instrument: string, span: CoveredSpan): Promise<void> {
-    return this.saveState(instrument, { coveredFrom: span.from, coveredTo: span.to });
+    return this.deps.archive.writeBackfill(instrument, { coveredFrom: span.from, coveredTo: span.to });
   }
+}
 
-  /** Read just before the write, so that what the sealer wrote in between stays. */
-  private async saveState(instrument: string, change: Partial<BackfillState>): Promise<void> {
-    const latest = await this.deps.archive.readBackfill(instrument);
-    await this.deps.archive.writeBackfill(instrument, { ...latest, ...change });
-  }
+/** The first hour the archive keeps: a UTC day is kept `historyMs` after it ends. */
+export function retentionHorizon(now: number, historyMs: number): number {
+  return dayStartOf(now - historyMs);
 }
 
 function spanOf(state: BackfillState): CoveredSpan | undefined {

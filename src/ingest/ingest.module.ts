@@ -8,13 +8,16 @@ import { StoreKeys } from '../store/keys';
 import { RedisClient } from '../store/redis-client';
 import { StateStore } from '../store/state-store';
 import { STATE_STORE } from '../store/store.module';
+import { BAR_ARCHIVE, BarArchive } from '../store/bar-archive';
+import { RequestBudget } from '../upstream/rest/request-budget';
 import { GatewayClient } from '../upstream/gateway/gateway-client';
 import { HubClient } from '../upstream/hub/hub-client';
 import { RestClient } from '../upstream/rest/rest-client';
-import { UPSTREAM_SETTINGS } from '../upstream/upstream.module';
+import { REQUEST_BUDGET, UPSTREAM_SETTINGS } from '../upstream/upstream.module';
 import { UpstreamSettings } from '../upstream/upstream-settings';
 import { BarSealer } from './bar-sealer';
 import { CandleSource } from './candle-source';
+import { ChartBackfill } from './chart-backfill';
 import { CatalogFollower } from './catalog/catalog-follower';
 import { registerCatalogInputMetrics } from './catalog/catalog-input-metrics';
 import { CatalogRefresher } from './catalog/catalog-refresher';
@@ -137,6 +140,41 @@ const storeProviders: Provider[] = [
       new BarSealer({ archive, pipelines: () => instruments.pipelines(), now: () => Date.now() }),
   },
   {
+    provide: ChartBackfill,
+    inject: [
+      AppConfig,
+      IngestedInstruments,
+      RestClient,
+      BAR_ARCHIVE,
+      REQUEST_BUDGET,
+      SerialWork,
+      ShutdownSignal,
+      IngestMetrics,
+    ],
+    useFactory: (
+      config: AppConfig,
+      instruments: IngestedInstruments,
+      rest: RestClient,
+      archive: BarArchive,
+      budget: RequestBudget,
+      ownerWork: SerialWork,
+      shutdown: ShutdownSignal,
+      metrics: IngestMetrics,
+    ): ChartBackfill =>
+      new ChartBackfill(
+        {
+          instruments: () => instruments.instruments(),
+          rest,
+          archive,
+          budget,
+          ownerWork,
+          signal: shutdown.signal,
+          countMismatches: (instrument, bars) => metrics.chartBarMismatches(instrument, bars),
+        },
+        { historyDays: config.CHART_HISTORY_DAYS },
+      ),
+  },
+  {
     provide: StateWriter,
     inject: [STATE_STORE, IngestedInstruments, Tuning, StoreWriteReport],
     useFactory: (
@@ -188,7 +226,7 @@ export class IngestModule {
         PipelineFactory,
         PipelineOpener,
         PipelineTicker,
-        // The owner's REST work (book checks, candles), one task at a time.
+        // The owner's REST work (book checks, candles, chart backfill), one task at a time.
         { provide: SerialWork, useFactory: () => new SerialWork() },
         OwnerRequestHandler,
         OwnershipFollower,

@@ -22,17 +22,26 @@ export interface BackfillState {
   readonly sealedThrough?: number;
   /** End of the span from `coveredFrom` that the backfill has filled (from the exchange, from trades, or no trade). */
   readonly coveredTo?: number;
-  /** The last check of trade-built hours against the exchange's 1-minute candles that found bars differing. */
-  readonly mismatch?: BarMismatch;
+  /**
+   * The last check of trade-built hours `[mismatchFrom, mismatchTo)` against the exchange's 1-minute
+   * candles that found bars differing: when (Unix milliseconds) and how many bars.
+   */
+  readonly mismatchFoundAt?: number;
+  readonly mismatchFrom?: number;
+  readonly mismatchTo?: number;
+  readonly mismatchBars?: number;
 }
 
-/** Trade-built bars of `[from, to)` that differ from the exchange's candles, found at `foundAt` (Unix milliseconds). */
-export interface BarMismatch {
-  readonly foundAt: number;
-  readonly from: number;
-  readonly to: number;
-  readonly bars: number;
-}
+/** The fields of `BackfillState`, each an integer, each written on its own. */
+export const BACKFILL_FIELDS = [
+  'coveredFrom',
+  'sealedThrough',
+  'coveredTo',
+  'mismatchFoundAt',
+  'mismatchFrom',
+  'mismatchTo',
+  'mismatchBars',
+] as const satisfies readonly (keyof BackfillState)[];
 
 /**
  * The archive of closed 1-minute bars (Redis, or memory without Redis), one block per market-hour,

@@ -40,7 +40,7 @@ export interface BarArchiveKeys {
    * hour's block (`hour-block-codec.ts`). Expires the chart retention after the day ends.
    */
   day(dayStart: number): string;
-  /** Hash: the candle backfill's state, fields `coveredFrom` and `sealedThrough` (Unix milliseconds). */
+  /** Hash: the candle backfill's state, the integer fields of `BACKFILL_FIELDS` (`coveredFrom`, `sealedThrough`, ...). */
   readonly backfill: string;
 }
 

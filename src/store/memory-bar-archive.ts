@@ -1,5 +1,5 @@
 import { decodeHourBlock, encodeHourBlock } from '../market/bars/hour-block-codec';
-import { BackfillState, BarArchive, HourBlock } from './bar-archive';
+import { BACKFILL_FIELDS, BackfillState, BarArchive, HourBlock } from './bar-archive';
 import { BarArchiveOptions, barDayExpiry, utcDayStart } from './bar-archive-days';
 
 export interface MemoryBarArchiveOptions extends BarArchiveOptions {
@@ -63,8 +63,7 @@ export class MemoryBarArchive implements BarArchive {
     const merged: { -readonly [K in keyof BackfillState]: BackfillState[K] } = {
       ...this.backfills.get(instrument),
     };
-    if (state.coveredFrom !== undefined) merged.coveredFrom = state.coveredFrom;
-    if (state.sealedThrough !== undefined) merged.sealedThrough = state.sealedThrough;
+    for (const field of BACKFILL_FIELDS) if (state[field] !== undefined) merged[field] = state[field];
     this.backfills.set(instrument, merged);
     return Promise.resolve();
   }

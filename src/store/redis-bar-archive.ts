@@ -1,5 +1,5 @@
 import { decodeHourBlock, encodeHourBlock } from '../market/bars/hour-block-codec';
-import { BackfillState, BarArchive, HourBlock } from './bar-archive';
+import { BACKFILL_FIELDS, BackfillState, BarArchive, HourBlock } from './bar-archive';
 import { BarArchiveOptions, barDayExpiry, blocksByDay, daysCovering, HOUR_MS } from './bar-archive-days';
 import { StoreKeys } from './keys';
 import { LuaScript } from './lua-script';
@@ -91,17 +91,15 @@ export class RedisBarArchive implements BarArchive {
 
   async readBackfill(instrument: string): Promise<BackfillState> {
     const fields = await this.client.hgetall(this.keys.bars(instrument).backfill);
-    const state: { coveredFrom?: number; sealedThrough?: number } = {};
-    if (fields.coveredFrom !== undefined) state.coveredFrom = storedTime(fields.coveredFrom, instrument);
-    if (fields.sealedThrough !== undefined)
-      state.sealedThrough = storedTime(fields.sealedThrough, instrument);
+    const state: { -readonly [K in keyof BackfillState]: BackfillState[K] } = {};
+    for (const field of BACKFILL_FIELDS)
+      if (fields[field] !== undefined) state[field] = storedTime(fields[field], instrument);
     return state;
   }
 
   async writeBackfill(instrument: string, state: BackfillState): Promise<void> {
     const fields: Record<string, string> = {};
-    if (state.coveredFrom !== undefined) fields.coveredFrom = String(state.coveredFrom);
-    if (state.sealedThrough !== undefined) fields.sealedThrough = String(state.sealedThrough);
+    for (const field of BACKFILL_FIELDS) if (state[field] !== undefined) fields[field] = String(state[field]);
     if (Object.keys(fields).length === 0) return;
     await this.client.hset(this.keys.bars(instrument).backfill, fields);
   }

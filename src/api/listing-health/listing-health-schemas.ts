@@ -148,13 +148,29 @@ export const ListingHealth = Type.Object(
     thresholds: Type.Object(
       {
         usd_reference_assets: Type.Optional(Type.Array(Type.String({ pattern: UPPER_SYMBOL }))),
-        max_spread_percent: Type.Optional(decimal('wide_spread above this spread, in percent of the mid', '2')),
-        min_depth_usd: Type.Optional(decimal("thin_depth when either side's ±2 % depth is worth less", '1000')),
-        stale_trades_ms: Type.Optional(milliseconds("stale_trades when a market's last trade is older", 3_600_000)),
-        stale_book_ms: Type.Optional(milliseconds("stale_book when a market's book was last known current longer ago", 60_000)),
-        volume_depth_ratio: Type.Optional(decimal('volume_without_depth when the 24-hour volume exceeds the ±2 % depth this many times', '100')),
+        max_spread_percent: Type.Optional(
+          decimal('wide_spread above this spread, in percent of the mid', '2'),
+        ),
+        min_depth_usd: Type.Optional(
+          decimal("thin_depth when either side's ±2 % depth is worth less", '1000'),
+        ),
+        stale_trades_ms: Type.Optional(
+          milliseconds("stale_trades when a market's last trade is older", 3_600_000),
+        ),
+        stale_book_ms: Type.Optional(
+          milliseconds("stale_book when a market's book was last known current longer ago", 60_000),
+        ),
+        volume_depth_ratio: Type.Optional(
+          decimal(
+            'volume_without_depth when the 24-hour volume exceeds the ±2 % depth this many times',
+            '100',
+          ),
+        ),
       },
-      { description: 'the thresholds the flags are judged by (USD_REFERENCE_ASSETS; the others are built in)', additionalProperties: false },
+      {
+        description: 'the thresholds the flags are judged by (USD_REFERENCE_ASSETS; the others are built in)',
+        additionalProperties: false,
+      },
     ),
     markets: keyedBy('each listed market, keyed as /summary keys it', UPPER_PAIR, ListingHealthMarket, {}),
   },

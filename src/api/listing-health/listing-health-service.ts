@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { Tuning } from '../../config/tuning';
@@ -13,6 +13,8 @@ import { EMPTY_STATS } from '../../market/market-stats';
 import { ListingService } from '../views/listing-service';
 import { InstrumentHead } from '../../store/state-store';
 import { MarketViews } from '../views/market-views';
+import { BAR_ARCHIVE, BarArchive } from '../../store/bar-archive';
+import { ChartMismatchFlags } from './chart-mismatch-flags';
 import { ListingHealthMetrics } from './listing-health-metrics';
 
 /** Books read at once during a refresh: enough to hide the store's round trips, few enough not to crowd it. */
@@ -54,6 +56,7 @@ export class ListingHealthService {
   private readonly refreshMs: number;
   private books?: BooksRead;
   private reading?: Promise<BooksRead>;
+  private readonly chartFlags?: ChartMismatchFlags;
 
   constructor(
     private readonly listing: ListingService,
@@ -61,7 +64,9 @@ export class ListingHealthService {
     config: AppConfig,
     tuning: Tuning,
     registry: Registry,
+    @Optional() @Inject(BAR_ARCHIVE) archive?: BarArchive,
   ) {
+    if (archive) this.chartFlags = new ChartMismatchFlags(archive, tuning.listingHealthRefreshMs);
     this.references = config.USD_REFERENCE_ASSETS.split(',');
     this.refreshMs = tuning.listingHealthRefreshMs;
     this.thresholds = {
@@ -78,6 +83,10 @@ export class ListingHealthService {
   async report(): Promise<HealthReport> {
     const markets = this.listing.markets().markets.map((listed) => listed.market);
     const books = await this.currentBooks(markets);
+    const chartFlags = await this.chartFlags?.flags(
+      markets.map((market) => market.instrument),
+      Date.now(),
+    );
     const now = Date.now();
     const current = markets.map((market) => currentTop(market, this.views.head(market.instrument)));
     const prices = new UsdPrices(this.references, priceSources(current));
@@ -86,7 +95,7 @@ export class ListingHealthService {
       booksReadAt: books.at,
       markets: current.map(({ market, head, top }) => {
         const depths = books.depths.get(market.instrument);
-        return marketHealth(
+        const health = marketHealth(
           {
             market,
             stats: head?.stats ?? EMPTY_STATS,
@@ -100,6 +109,8 @@ export class ListingHealthService {
           },
           this.thresholds,
         );
+        const chartFlag = chartFlags?.get(market.instrument);
+        return chartFlag ? { ...health, flags: [...health.flags, chartFlag] } : health;
       }),
     };
   }

@@ -8,7 +8,8 @@ export type ListingFlagCode =
   | 'stale_book'
   | 'frozen'
   | 'no_usd_path'
-  | 'volume_without_depth';
+  | 'volume_without_depth'
+  | 'chart_bars_mismatch';
 
 export const LISTING_FLAG_CODES: readonly ListingFlagCode[] = [
   'crossed_book',
@@ -20,6 +21,7 @@ export const LISTING_FLAG_CODES: readonly ListingFlagCode[] = [
   'frozen',
   'no_usd_path',
   'volume_without_depth',
+  'chart_bars_mismatch',
 ];
 
 export interface ListingFlag {
