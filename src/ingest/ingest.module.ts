@@ -8,7 +8,6 @@ import { StoreKeys } from '../store/keys';
 import { RedisClient } from '../store/redis-client';
 import { StateStore } from '../store/state-store';
 import { STATE_STORE } from '../store/store.module';
-import { BAR_ARCHIVE, BarArchive } from '../store/bar-archive';
 import { RequestBudget } from '../upstream/rest/request-budget';
 import { GatewayClient } from '../upstream/gateway/gateway-client';
 import { HubClient } from '../upstream/hub/hub-client';
