@@ -18,6 +18,7 @@ import { ChartMarkets } from './tradingview/chart-markets';
 import { ChartReplies } from './tradingview/chart-replies';
 import { TradingViewEndpoints } from './tradingview/tradingview-endpoints';
 import { UdfEndpoints } from './udf/udf-endpoints';
+import { TradingViewStreaming } from './tradingview/tradingview-streaming';
 import { ExchangeCatalog } from './views/exchange-catalog';
 import { BOOK_CACHE_MAX_LEVELS } from './views/market-books';
 import { ListingService } from './views/listing-service';
@@ -50,6 +51,7 @@ import { Responder } from './views/responder';
     UdfEndpoints,
     ApiRoutes,
     StreamServer,
+    TradingViewStreaming,
     ConsoleObserver,
     ConsoleState,
   ],

@@ -26,6 +26,8 @@ import { serveUpgradeRequired } from './stream/upgrade-required';
 import { serveConsolePages } from './console/console-pages';
 import { ConsoleState } from './console/console-state';
 import { MarketViews } from './views/market-views';
+import { serveTradingViewStreaming } from './tradingview/tradingview-streaming-route';
+import { TradingViewStreaming } from './tradingview/tradingview-streaming';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -40,6 +42,7 @@ export class HttpApi {
   private readonly server: ApiServer;
   private stream?: StreamServer;
   private console?: ConsoleState;
+  private tradingViewStreaming?: TradingViewStreaming;
   private consoleServer?: Server;
   private consolePort?: number;
 
@@ -97,6 +100,8 @@ export class HttpApi {
       state: this.console,
       consolePort: () => this.consolePort,
     });
+    this.tradingViewStreaming = app.get(TradingViewStreaming);
+    serveTradingViewStreaming(fastify, this.tradingViewStreaming);
     this.stream = app.get(StreamServer);
     this.stream.attach(app.getHttpServer(), clientAddress(this.trust));
     serveUpgradeRequired(fastify);
@@ -134,6 +139,7 @@ export class HttpApi {
    */
   async closeStreams(): Promise<void> {
     this.console?.closeFeeds();
+    this.tradingViewStreaming?.close();
     await this.closeConsoleServer();
     await this.stream?.close();
   }

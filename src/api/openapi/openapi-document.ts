@@ -11,6 +11,7 @@ import { HEALTH } from './health-paths';
 import { LISTING_HEALTH } from './listing-health-paths';
 import { LISTING } from './listing-paths';
 import { MIRROR } from './mirror-paths';
+import { TRADINGVIEW_STREAMING } from './tradingview-streaming-paths';
 import { ERROR_RESPONSES, HEADERS } from './responses';
 import { TRADINGVIEW } from './tradingview-paths';
 import { UDF } from './udf-paths';
@@ -24,6 +25,7 @@ export const ENDPOINT_FAMILIES: readonly EndpointFamily[] = [
   TRADINGVIEW,
   UDF,
   HEALTH,
+  TRADINGVIEW_STREAMING,
 ];
 
 const DESCRIPTION = `Aggregator listing endpoints of the exchange, CoinMarketCap's and CoinGecko's formats, a mirror of the
