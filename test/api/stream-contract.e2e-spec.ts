@@ -59,6 +59,10 @@ describe('GET /stream against its AsyncAPI document', () => {
     request(client, { op: 'subscribe', channels: ['book.BTC-USDT', `trades.${INSTRUMENT}`, 'ticker'] });
     for (const type of ['subscribed', 'snapshot', 'update', 'trades', 'ticker'])
       await client.frame((frame) => frame.type === type);
+    const candles = await connect();
+    request(candles, { op: 'subscribe', channels: ['candles.BTC-USDT.1', `candles.${INSTRUMENT}.1D`] });
+    await candles.frame((frame) => frame.type === 'candle' && frame.channel === `candles.${INSTRUMENT}.1`);
+    await candles.frame((frame) => frame.type === 'candle' && frame.channel === `candles.${INSTRUMENT}.1D`);
   });
 
   it('answers a ping, idles with heartbeats, and answers every kind of bad request with its error', async () => {
@@ -75,6 +79,7 @@ describe('GET /stream against its AsyncAPI document', () => {
       { op: 'subscribe', channels: ['ticker', 'ticker', 'ticker', 'ticker'] },
       { op: 'subscribe', channels: ['orders.btc_usdt'] },
       { op: 'subscribe', channels: ['book.btcusdt'] },
+      { op: 'subscribe', channels: [`candles.${INSTRUMENT}.2`] },
       { op: 'unsubscribe', channels: ['ticker'] },
       new Uint8Array([1, 2, 3]),
     ])
@@ -82,7 +87,7 @@ describe('GET /stream against its AsyncAPI document', () => {
     request(client, { op: 'subscribe', channels: ['ticker'] });
     request(client, { op: 'unsubscribe', channels: ['ticker'] });
     await client.frame((frame) => frame.type === 'unsubscribed');
-    await waitFor(() => codes(client).length >= 10, 'ten errors');
+    await waitFor(() => codes(client).length >= 11, 'eleven errors');
     expect(codes(client).sort()).toEqual(
       [
         'bad_json',
@@ -92,6 +97,7 @@ describe('GET /stream against its AsyncAPI document', () => {
         'frame_too_large',
         'too_many_channels',
         'unknown_channel',
+        'bad_channel',
         'bad_channel',
         'not_subscribed',
         'binary_frame',

@@ -8,7 +8,7 @@ import { clientFrames, SERVER_FRAMES } from '../stream/stream-schemas';
 export const ASYNCAPI_PATH = '/docs/asyncapi.json';
 
 const DESCRIPTION = `The live stream of the market-data gateway at \`GET /stream\`: order books (verifiable
-by sequence numbers and a checksum), new trades and the \`/summary\` records as they change. Frames are
+by sequence numbers and a checksum), new trades, live bars (candles) and the \`/summary\` records as they change. Frames are
 JSON text; decimals are strings in the listing endpoints' format.
 
 This document describes the gateway: its \`send\` operation is what a client receives, its \`receive\`
@@ -95,7 +95,7 @@ export function asyncApiDocument(limits: StreamLimits, contact: Contact, version
         address: '/stream',
         title: 'the live stream',
         description:
-          'One websocket per reader, following up to x-limits.maxSubscriptions channels: book.{instrument}, trades.{instrument} and ticker.',
+          'One websocket per reader, following up to x-limits.maxSubscriptions channels: book.{instrument}, trades.{instrument}, candles.{instrument}.{resolution} and ticker.',
         messages: Object.fromEntries(
           [...Object.keys(received), ...Object.keys(sent)].map((name) => [
             name,

@@ -13,6 +13,8 @@ import { StreamConnection } from './stream-connection';
 import { StreamMetrics } from './stream-metrics';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
+import { CandleFeeds } from './candle-feeds';
+import { TradeColumns } from '../../market/trade-columns';
 
 const instrument = 'btc_usdt';
 const market = { instrument, priceScale: 2, amountScale: 1 } as MarketInfo;
@@ -103,6 +105,7 @@ function connect(
     listingReady: () => listing.ready,
     books,
     trades,
+    candles: new CandleFeeds(silent, () => Promise.resolve(TradeColumns.of([]))),
     ticker,
     limits,
     metrics,

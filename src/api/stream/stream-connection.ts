@@ -15,6 +15,8 @@ import { TickerQueue } from './ticker-queue';
 import { TokenBucket } from './token-bucket';
 import { TradeFeeds } from './trade-feeds';
 import { TradesQueue } from './trades-queue';
+import { CandleFeeds } from './candle-feeds';
+import { CandleQueue } from './candle-queue';
 
 /**
  * Frames handed to the socket and not yet written out: past this, the channels' messages wait in
@@ -41,6 +43,7 @@ export interface StreamConnectionContext {
   listingReady(): boolean;
   readonly books: Pick<MarketBooks, 'follow'>;
   readonly trades: TradeFeeds;
+  readonly candles: CandleFeeds;
   readonly ticker: TickerFeed;
   readonly limits: StreamLimits;
   readonly metrics?: StreamMetrics;
@@ -143,7 +146,9 @@ export class StreamConnection {
       ? this.followTicker()
       : channel.kind === 'trades'
         ? this.followTrades(channel.name, market)
-        : this.followBook(market);
+        : channel.kind === 'candles'
+          ? this.followCandles(channel, market)
+          : this.followBook(market);
     this.channels.set(channel.name, subscription);
     this.send({ type: 'subscribed', channel: channel.name });
   }
@@ -170,6 +175,21 @@ export class StreamConnection {
       this.schedulePump();
     });
     return { next: () => queue.next(), release };
+  }
+
+  private followCandles(
+    channel: Extract<StreamChannel, { kind: 'candles' }>,
+    market: MarketInfo,
+  ): ChannelSubscription {
+    const queue = new CandleQueue(channel.name, market, this.context.limits.maxBacklog);
+    const followed = this.context.candles.follow(market, channel.resolution, (event) => {
+      queue.push(event);
+      this.schedulePump();
+    });
+    // Bars built already: the bar being built, if its bucket has a trade; else the first event brings it.
+    if (followed.built)
+      queue.push({ changes: { closed: [], corrected: [], open: followed.current }, initial: true });
+    return { next: () => queue.next(), release: followed.release };
   }
 
   private followTicker(): ChannelSubscription {

@@ -2,7 +2,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { StreamReply } from './stream-reply';
 
 /** The kinds of channel, as the subscriptions gauge labels them. */
-const CHANNEL_KINDS = ['book', 'trades', 'ticker'] as const;
+const CHANNEL_KINDS = ['book', 'trades', 'candles', 'ticker'] as const;
 type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 const REPLY_TYPES: readonly StreamReply['type'][] = [
@@ -16,6 +16,7 @@ const REPLY_TYPES: readonly StreamReply['type'][] = [
   'update',
   'status',
   'trades',
+  'candle',
   'ticker',
 ];
 
@@ -50,7 +51,7 @@ export class StreamMetrics {
     });
     new Gauge({
       name: 'mdg_stream_subscriptions',
-      help: 'Channels followed by the open /stream connections, by kind (book, trades, ticker).',
+      help: 'Channels followed by the open /stream connections, by kind (book, trades, candles, ticker).',
       labelNames: ['kind'],
       registers: [registry],
       collect() {

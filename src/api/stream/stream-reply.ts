@@ -1,4 +1,5 @@
 import { BookChannelMessage } from '../../market/stream/book-channel-message';
+import { CandleMessage } from './candle-message';
 import { TickerMessage } from './ticker-feed';
 import { TradesChannelMessage } from './trades-message';
 
@@ -12,6 +13,7 @@ export type StreamReply =
   | { readonly type: 'shutdown' }
   | BookChannelMessage
   | TradesChannelMessage
+  | CandleMessage
   | TickerMessage;
 
 /**

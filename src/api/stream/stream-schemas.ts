@@ -1,5 +1,6 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
 import { ClientFrameErrorCode, ClientRequest } from '../../market/stream/client-frame';
+import { CHART_RESOLUTION_NAMES } from '../../market/bars/chart-resolution';
 import { ChannelErrorCode, MAX_CHANNEL_NAME_LENGTH } from '../../market/stream/stream-channel';
 import { ListingSummary } from '../listing/listing-schemas';
 import { DIGITS, TAKER_SIDE, UNSIGNED_DECIMAL, UPPER_PAIR } from '../schema/wire-parts';
@@ -18,8 +19,9 @@ export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
   unknown_op: 'op is missing, not a string, or not subscribe, unsubscribe or ping',
   bad_channels: 'channels is missing, not an array, empty, or holds a non-string',
   too_many_channels: 'one frame names more channels than x-limits.maxSubscriptions',
-  unknown_channel: 'a kind other than book, trades or ticker, or an instrument that is not a listed market',
-  bad_channel: 'a malformed channel name',
+  unknown_channel:
+    'a kind other than book, trades, candles or ticker, or an instrument that is not a listed market',
+  bad_channel: 'a malformed channel name, or a candles channel without a known resolution',
   not_ready:
     'the process has not loaded the market list yet (it is not ready): the channel may well exist; subscribe again in a moment',
   too_many_subscriptions: 'the connection would follow more than x-limits.maxSubscriptions channels',
@@ -33,7 +35,9 @@ export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
 const INSTRUMENT = '[a-z0-9.]+(_[a-z0-9.]+)+';
 const BOOK_CHANNEL = `^book\\.${INSTRUMENT}$`;
 const TRADES_CHANNEL = `^trades\\.${INSTRUMENT}$`;
-const ANY_CHANNEL = `^(ticker|(book|trades)\\.${INSTRUMENT})$`;
+const RESOLUTION = `(${CHART_RESOLUTION_NAMES.join('|')})`;
+const CANDLES_CHANNEL = `^candles\\.${INSTRUMENT}\\.${RESOLUTION}$`;
+const ANY_CHANNEL = `^(ticker|(book|trades)\\.${INSTRUMENT}|candles\\.${INSTRUMENT}\\.${RESOLUTION})$`;
 
 const channel = (pattern: string, example: string) =>
   Type.String({ pattern, description: 'the channel in its catalogue form', examples: [example] });
@@ -126,6 +130,29 @@ export const TradesFrame = frame(
   },
 );
 
+const barPrice = (description: string) =>
+  Type.String({ pattern: UNSIGNED_DECIMAL, description: `${description}, at the price scale` });
+
+export const CandleFrame = frame(
+  'a bar of the resolution: on subscribe the bar being built (if its bucket has a trade), then each change of it with closed false, the final bar with closed true once its bucket is over, and a closed bar again (closed true) when a late trade corrected it',
+  {
+    type: Type.Literal('candle'),
+    channel: channel(CANDLES_CHANNEL, 'candles.btc_usdt.1'),
+    time: unixMs("the bar's start (UTC: days at 00:00, weeks from Monday, months on the 1st)"),
+    open: barPrice('the first trade price'),
+    high: barPrice('the highest trade price'),
+    low: barPrice('the lowest trade price'),
+    close: barPrice('the last trade price'),
+    volume: Type.String({
+      pattern: UNSIGNED_DECIMAL,
+      description: 'the base amount traded, exact, at the amount scale',
+    }),
+    closed: Type.Boolean({
+      description: 'the bucket is over: the bar is final unless a late trade corrects it',
+    }),
+  },
+);
+
 /** The payload of every frame the server sends, by its `type`. */
 export const SERVER_FRAMES: Readonly<Record<StreamReply['type'], TSchema>> = {
   subscribed: frame('a subscription is taken (again, without a new snapshot, if already followed)', {
@@ -167,6 +194,7 @@ export const SERVER_FRAMES: Readonly<Record<StreamReply['type'], TSchema>> = {
     },
   ),
   trades: TradesFrame,
+  candle: CandleFrame,
   ticker: TickerFrame,
 };
 
@@ -175,14 +203,14 @@ export function clientFrames(limits: StreamLimits): Readonly<Record<ClientReques
   const channels = Type.Array(
     Type.String({
       maxLength: MAX_CHANNEL_NAME_LENGTH,
-      pattern: '^(ticker|(book|trades)\\.[A-Za-z0-9.]+([_-][A-Za-z0-9.]+)+)$',
-      examples: ['book.btc_usdt', 'trades.BTC-USDT', 'ticker'],
+      pattern: `^(ticker|(book|trades)\\.[A-Za-z0-9.]+([_-][A-Za-z0-9.]+)+|candles\\.[A-Za-z0-9.]+([_-][A-Za-z0-9.]+)+\\.(${[...CHART_RESOLUTION_NAMES, 'D', 'W', 'M'].join('|')}))$`,
+      examples: ['book.btc_usdt', 'trades.BTC-USDT', 'candles.btc_usdt.1', 'ticker'],
     }),
     {
       minItems: 1,
       maxItems: limits.maxSubscriptions,
       description:
-        'channel names: book.{instrument}, trades.{instrument} or ticker, the instrument written as in the listing paths (any case, "_" or "-")',
+        'channel names: book.{instrument}, trades.{instrument}, candles.{instrument}.{resolution} (1, 5, 15, 30, 60, 240, 1D, 1W, 1M) or ticker, the instrument written as in the listing paths (any case, "_" or "-")',
     },
   );
   return {
@@ -202,3 +230,4 @@ export type TickerFrameBody = Static<typeof TickerFrame>;
 export type SnapshotFrameBody = Static<typeof SnapshotFrame>;
 export type UpdateFrameBody = Static<typeof UpdateFrame>;
 export type TradesFrameBody = Static<typeof TradesFrame>;
+export type CandleFrameBody = Static<typeof CandleFrame>;

@@ -15,6 +15,7 @@ import { StreamMetrics } from './stream-metrics';
 import { SERVICE_RESTART_CLOSE } from './stream-reply';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
+import { CandleFeeds } from './candle-feeds';
 import { refuseUpgrade } from './upgrade-refusal';
 
 export const STREAM_PATH = '/stream';
@@ -32,6 +33,7 @@ export class StreamServer implements OnModuleDestroy {
   private readonly logger = new Logger(StreamServer.name);
   private readonly limits: StreamLimits;
   private readonly trades: TradeFeeds;
+  private readonly candles: CandleFeeds;
   private readonly ticker: TickerFeed;
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, StreamConnection>();
@@ -55,6 +57,8 @@ export class StreamServer implements OnModuleDestroy {
       store,
       (instrument) => views.head(instrument)?.lastTrade?.time || Date.now(),
     );
+    // The open bars are built from the trade list the chart bars read for the last 24 hours.
+    this.candles = new CandleFeeds(store, (instrument) => views.tradeList(instrument));
     this.ticker = new TickerFeed(listing, views);
     this.sockets = new WebSocketServer({
       noServer: true,
@@ -118,6 +122,7 @@ export class StreamServer implements OnModuleDestroy {
         listingReady: () => this.views.ready,
         books: this.views.books,
         trades: this.trades,
+        candles: this.candles,
         ticker: this.ticker,
         limits: this.limits,
         metrics: this.metrics,
@@ -150,6 +155,7 @@ export class StreamServer implements OnModuleDestroy {
     clearTimeout(timer);
     for (const ws of open) ws.terminate();
     this.trades.close();
+    this.candles.close();
     this.ticker.close();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
   }

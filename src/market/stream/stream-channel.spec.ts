@@ -30,6 +30,28 @@ describe('parseStreamChannel', () => {
     },
   );
 
+  it('reads candles channels, the resolution after the last dot, in its canonical name', () => {
+    expect(parsed('candles.BTC-USDT.1')).toEqual({
+      kind: 'candles',
+      instrument: 'btc_usdt',
+      resolution: { name: '1', unit: 'minute', count: 1 },
+      name: 'candles.btc_usdt.1',
+    });
+    expect(parsed('candles.usdt.e_btc.D')).toMatchObject({
+      instrument: 'usdt.e_btc',
+      resolution: { name: '1D', unit: 'day' },
+      name: 'candles.usdt.e_btc.1D',
+    });
+    expect(parsed('candles.btc_usdt.240')).toMatchObject({ name: 'candles.btc_usdt.240' });
+  });
+
+  it.each(['candles.btc_usdt', 'candles.btc_usdt.2', 'candles.btc_usdt.1h', 'candles.btc_usdt.', 'candles'])(
+    'rejects a candles channel without a known resolution: %s',
+    (text) => {
+      expect(rejected(text).code).toBe('bad_channel');
+    },
+  );
+
   it('keeps the dots of asset symbols in the instrument', () => {
     expect(parsed('trades.USDT.E_btc')).toMatchObject({
       instrument: 'usdt.e_btc',

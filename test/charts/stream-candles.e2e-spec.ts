@@ -1,0 +1,115 @@
+import { compareCanonical, toDecimal, ZERO } from '../../src/market/decimal';
+import { waitFor } from '../support/fault-run';
+import { Frame, StreamClient } from '../support/stream-client';
+import { startTestStack, TestStack } from '../support/start-test-stack';
+
+interface ListedTrade {
+  tradeID: string;
+  price: string;
+  base_volume: string;
+  trade_timestamp: string;
+}
+
+const INSTRUMENT = 'btc_usdt';
+const CHANNEL = `candles.${INSTRUMENT}.1`;
+const MINUTE = 60_000;
+
+describe('GET /stream, candles channels', () => {
+  let stack: TestStack;
+  let url: string;
+  const clients: StreamClient[] = [];
+
+  async function connect(): Promise<StreamClient> {
+    const client = new StreamClient(url);
+    clients.push(client);
+    await client.opened;
+    return client;
+  }
+
+  beforeAll(async () => {
+    stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20' } });
+    url = stack.app.url;
+    await waitFor(
+      async () => {
+        const response = await fetch(`${url}/trades/${INSTRUMENT}`);
+        return response.ok && ((await response.json()) as unknown[]).length > 0;
+      },
+      'trades served',
+      20_000,
+    );
+  });
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await stack?.close();
+  });
+
+  it('sends the bar being built, its changes, then the final bar equal to its trades', async () => {
+    const client = await connect();
+    client.send({ op: 'subscribe', channels: ['candles.BTC-USDT.1'] });
+    expect(await client.frame((frame) => frame.type === 'subscribed')).toEqual({
+      type: 'subscribed',
+      channel: CHANNEL,
+    });
+    const candles = (): Frame[] => client.frames.filter((frame) => frame.type === 'candle');
+    await client.frame((frame) => frame.type === 'candle' && frame.closed === false);
+    const first = candles()[0];
+    // The bar of the minute the first frame was about, closed once the minute is over.
+    const final = await waitFor(
+      () => candles().some((frame) => frame.time === first.time && frame.closed === true),
+      'the first bar closed',
+      120_000,
+      200,
+    ).then(() => candles().find((frame) => frame.time === first.time && frame.closed === true)!);
+    const updates = candles().filter((frame) => frame.time === first.time && frame.closed === false);
+    expect(updates.length).toBeGreaterThan(0);
+    // An open bar only grows: volume never falls, high never falls, low never rises.
+    for (let at = 1; at < updates.length; at++) {
+      expect(
+        compareCanonical(updates[at].volume as string, updates[at - 1].volume as string),
+      ).toBeGreaterThanOrEqual(0);
+      expect(
+        compareCanonical(updates[at].high as string, updates[at - 1].high as string),
+      ).toBeGreaterThanOrEqual(0);
+    }
+    // Nothing open of that minute after its final bar.
+    const finalAt = candles().indexOf(final);
+    expect(
+      candles()
+        .slice(finalAt + 1)
+        .some((frame) => frame.time === first.time && frame.closed === false),
+    ).toBe(false);
+
+    const response = await fetch(`${url}/trades/${INSTRUMENT}`);
+    const minute = ((await response.json()) as ListedTrade[])
+      .filter((trade) => Math.floor(Number(trade.trade_timestamp) / MINUTE) * MINUTE === first.time)
+      .reverse();
+    expect(minute.length).toBeGreaterThan(0);
+    const prices = minute.map((trade) => trade.price);
+    const highest = prices.reduce((a, b) => (toDecimal(a).gte(toDecimal(b)) ? a : b));
+    const lowest = prices.reduce((a, b) => (toDecimal(a).lte(toDecimal(b)) ? a : b));
+    const scale = minute[0].base_volume.split('.')[1]?.length ?? 0;
+    const volume = minute.reduce((sum, trade) => sum.plus(toDecimal(trade.base_volume)), ZERO).toFixed(scale);
+    expect(final).toEqual({
+      type: 'candle',
+      channel: CHANNEL,
+      time: first.time,
+      open: minute[0].price,
+      high: highest,
+      low: lowest,
+      close: minute.at(-1)!.price,
+      volume,
+      closed: true,
+    });
+  }, 150_000);
+
+  it('answers a resolution it does not build with bad_channel', async () => {
+    const client = await connect();
+    client.send({ op: 'subscribe', channels: [`candles.${INSTRUMENT}.2`, `candles.${INSTRUMENT}`] });
+    await waitFor(() => client.frames.filter((frame) => frame.type === 'error').length >= 2, 'two errors');
+    expect(client.frames.filter((frame) => frame.type === 'error').map((frame) => frame.code)).toEqual([
+      'bad_channel',
+      'bad_channel',
+    ]);
+    expect(client.frames.some((frame) => frame.type === 'subscribed')).toBe(false);
+  });
+});
