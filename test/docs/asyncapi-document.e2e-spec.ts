@@ -52,6 +52,7 @@ describe('the AsyncAPI document of /stream', () => {
     expect(contract.names('receive').sort()).toEqual(['ping', 'subscribe', 'unsubscribe']);
     expect(contract.names('send').sort()).toEqual(
       [
+        'candle',
         'error',
         'heartbeat',
         'pong',
