@@ -19,6 +19,9 @@ export function marketView(root: HTMLElement, instrument: string): void {
   const drawDepth = depthChart(chart);
   const title = h('h1', {}, instrument.toUpperCase());
   const sandbox = sandboxBanner();
+  const candles = h('div');
+  // The chart library is most of a bundle's size: only market pages fetch it, as a chunk of its own.
+  void import('./candle-panel').then(({ candlePanel }) => candles.replaceWith(candlePanel(instrument)));
   fill(
     root,
     sandbox.element,
@@ -29,6 +32,7 @@ export function marketView(root: HTMLElement, instrument: string): void {
       h('section', { class: 'panel' }, h('h2', {}, 'Figures'), figures),
       h('section', { class: 'panel' }, h('h2', {}, 'Depth'), chart),
     ),
+    candles,
     h(
       'section',
       { class: 'panel wide' },

@@ -12,6 +12,8 @@ export const BUNDLE_DIR = resolve(__dirname, '..', '..', '..', 'dist', 'console'
 export interface BundleManifest {
   readonly script: string;
   readonly style: string;
+  /** Scripts the page's script imports, some only when it needs them (the candle chart). */
+  readonly chunks?: readonly string[];
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -20,7 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The pages' script and style sheet, read once: the names carry a hash of the content, so a
+ * The pages' script, its chunks and style sheet, read once: the names carry a hash of the content, so a
  * browser may keep each for good, and a new build is new names.
  */
 export class ConsoleBundle {
@@ -38,7 +40,7 @@ export class ConsoleBundle {
       return undefined;
     }
     const files = new Map<string, CachedBody>();
-    for (const name of [manifest.script, manifest.style]) {
+    for (const name of [manifest.script, manifest.style, ...(manifest.chunks ?? [])]) {
       const type = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
       if (!type || !/^[\w.-]+$/.test(name)) throw new Error(`console bundle: unexpected file ${name}`);
       files.set(name, new CachedBody(readFileSync(join(dir, name)), type));

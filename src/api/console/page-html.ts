@@ -29,7 +29,7 @@ export function pageHtml(title: string, view: 'console' | 'status', manifest: Bu
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSETS_PATH}/${manifest.style}">
-<script defer src="${ASSETS_PATH}/${manifest.script}"></script>
+<script type="module" src="${ASSETS_PATH}/${manifest.script}"></script>
 </head>
 <body data-view="${view}">
 <noscript>This page needs JavaScript, served by the gateway itself.</noscript>
