@@ -4,8 +4,12 @@ import { CANDLE_RESOLUTIONS, CandleResolution, historyRange } from './candle-res
 import { h } from './dom';
 import { parseNumbersAsText } from './numbers-as-text';
 
-/** A closed stream (a restart, a replica going away) is opened again after this. */
+/** A closed stream (a restart, a replica going away) or a failed read is tried again after this… */
 const REOPEN_MS = 2_000;
+/** …doubled at each failure in a row, up to this. */
+const MOST_REOPEN_MS = 30_000;
+
+const retryAfter = (failures: number) => Math.min(MOST_REOPEN_MS, REOPEN_MS * 2 ** failures);
 
 /**
  * The market's candles: a resolution switcher, the last bars from `/udf/history`, then the live bar
@@ -45,6 +49,8 @@ export function candlePanel(instrument: string): HTMLElement {
   /** Frames of the channel while its history loads; undefined once it is drawn. */
   let waiting: CandleBar[] | undefined = [];
   let load = 0;
+  let failedLoads = 0;
+  let failedOpens = 0;
 
   const channel = () => `candles.${market}.${resolution.name}`;
   const send = (op: 'subscribe' | 'unsubscribe', name: string) => {
@@ -71,11 +77,12 @@ export function candlePanel(instrument: string): HTMLElement {
       chart.show(bars);
       for (const bar of waiting) chart.merge(bar);
       waiting = undefined;
+      failedLoads = 0;
       note.textContent = bars.length === 0 ? 'No trades in this range yet.' : '';
     } catch {
       if (mine !== load) return;
       note.textContent = 'The bars could not be read; trying again.';
-      setTimeout(() => mine === load && void loadHistory(), REOPEN_MS);
+      setTimeout(() => mine === load && void loadHistory(), retryAfter(failedLoads++));
     }
   };
 
@@ -93,6 +100,7 @@ export function candlePanel(instrument: string): HTMLElement {
     const opened = new WebSocket(url);
     socket = opened;
     opened.onopen = () => {
+      failedOpens = 0;
       send('subscribe', channel());
       // Back after a lost connection: bars may have changed meanwhile.
       if (++opens > 1) void loadHistory();
@@ -107,7 +115,7 @@ export function candlePanel(instrument: string): HTMLElement {
         setTimeout(() => opened === socket && send('subscribe', channel()), REOPEN_MS);
       }
     };
-    opened.onclose = () => setTimeout(() => opened === socket && openStream(), REOPEN_MS);
+    opened.onclose = () => setTimeout(() => opened === socket && openStream(), retryAfter(failedOpens++));
   };
 
   for (const button of buttons)
