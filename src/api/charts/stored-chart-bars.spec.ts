@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Candle } from '../../market/candle-stats';
 import { rollUpBars } from '../../market/bars/bar-roll-up';
@@ -221,5 +222,17 @@ describe('StoredChartBars', () => {
     const backfilled = (await chartBars.bars(BTC, ONE_DAY, { from: 0, to: NOW, countback: 100 })).bars;
     expect(backfilled).toHaveLength(daily.length + 1);
     expect(backfilled[0].start).toBe(FIRST_HOUR - DAY - ((FIRST_HOUR - DAY) % DAY));
+  });
+
+  it('answers 503 when the archive cannot be read, as when the store cannot', async () => {
+    jest.spyOn(archive, 'readHours').mockRejectedValue(new Error('connection lost'));
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    await expect(chartBars.bars(BTC, ONE_DAY, { from: FIRST_HOUR, to: NOW })).rejects.toMatchObject({
+      status: 503,
+      code: 'store_unavailable',
+    });
+    // The window alone needs no archive.
+    const window = await chartBars.bars(BTC, ONE_MINUTE, { from: NOW - HOUR, to: NOW, countback: 10 });
+    expect(window.bars).toEqual(truth.slice(-10));
   });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Candle } from '../../market/candle-stats';
 import { rollUpBars } from '../../market/bars/bar-roll-up';
@@ -9,6 +9,7 @@ import { MarketInfo } from '../../market/market-info';
 import { TradeRows } from '../../market/trade-columns';
 import { DAY_MS } from '../../market/trade-window';
 import { BAR_ARCHIVE, BarArchive, BackfillState } from '../../store/bar-archive';
+import { ApiError } from '../http/api-error';
 import { MarketViews } from '../views/market-views';
 import { BarAnswer, BarQuery, ChartBars } from './chart-bars';
 import { SettledCache } from './settled-cache';
@@ -52,6 +53,7 @@ interface Reading {
  */
 @Injectable()
 export class StoredChartBars extends ChartBars {
+  private readonly logger = new Logger(StoredChartBars.name);
   private readonly hours = new SettledCache<readonly Candle[]>(MAX_CACHED_MINUTE_BARS, SETTLED_TTL_MS);
   private readonly days = new SettledCache<Candle | undefined>(MAX_CACHED_DAYS, SETTLED_TTL_MS);
   /** Per market, the window's minutes, each built from its trades once (see MinuteBarMemo). */
@@ -82,6 +84,19 @@ export class StoredChartBars extends ChartBars {
     return selectBars(older.concat(inRange), query);
   }
 
+  /** A read of the archive; its failure is the client's 503, as the store's is (the cause is logged, never sent). */
+  private async fromArchive<T>(instrument: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      this.logger.warn(`${instrument}: the bar archive failed: ${(error as Error).message}`);
+      throw ApiError.unavailable(
+        'store_unavailable',
+        'the market data store cannot be reached; retry shortly',
+      );
+    }
+  }
+
   private reading(instrument: string): Reading {
     const now = Date.now();
     const windowFrom = barStart(now - DAY_MS, ONE_MINUTE) + MINUTE_MS;
@@ -92,7 +107,8 @@ export class StoredChartBars extends ChartBars {
       now,
       windowFrom,
       settledBefore: windowFrom - SETTLE_MARGIN_MS,
-      backfill: () => (backfill ??= this.archive.readBackfill(instrument)),
+      backfill: () =>
+        (backfill ??= this.fromArchive(instrument, () => this.archive.readBackfill(instrument))),
       trades: () => (trades ??= this.views.tradeList(instrument)),
     };
   }
@@ -195,10 +211,8 @@ export class StoredChartBars extends ChartBars {
       if (settled(index)) hours[index] = this.hours.get(key(index), stamp, reading.now)?.value;
     for (const [first, end] of missingRuns(hours, HOURS_PER_READ)) {
       for (let index = first; index < end; index++) hours[index] = [];
-      const blocks = await this.archive.readHours(
-        reading.instrument,
-        from + first * HOUR_MS,
-        from + end * HOUR_MS,
+      const blocks = await this.fromArchive(reading.instrument, () =>
+        this.archive.readHours(reading.instrument, from + first * HOUR_MS, from + end * HOUR_MS),
       );
       for (const block of blocks) hours[(block.hourStart - from) / HOUR_MS] = block.bars;
       if (!cacheHours) continue;
