@@ -117,7 +117,9 @@ function exchangeProblems(config: AppConfig): string[] {
   if (config.ROLE === Role.Sandbox) return [];
   if (!ingests(config.ROLE))
     return config.SANDBOX
-      ? [`SANDBOX=true: the sandbox runs in a role that ingests (all or ingest), not ROLE=${config.ROLE}`]
+      ? [
+          `SANDBOX=true: the sandbox runs in a role that ingests (all or ingest), not ROLE=${withoutUrlPassword(config.ROLE)}`,
+        ]
       : [];
   if (config.SANDBOX && config.UPSTREAM_BASE_URL)
     return [
