@@ -1,21 +1,10 @@
 import { Candle } from '../../market/candle-stats';
 import { toFixedScale } from '../../market/decimal';
 import { MarketInfo } from '../../market/market-info';
+import { CandleFrameBody } from './stream-schemas';
 
 /** A bar of a candles channel: open (`closed` false) while its bucket lasts, then final. */
-export interface CandleMessage {
-  readonly type: 'candle';
-  readonly channel: string;
-  /** The bar's start, Unix milliseconds. */
-  readonly time: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  /** Base volume. */
-  readonly volume: string;
-  readonly closed: boolean;
-}
+export type CandleMessage = CandleFrameBody;
 
 /** The frame of `bar`: prices at the market's price scale, volume at its amount scale. */
 export function candleMessage(
