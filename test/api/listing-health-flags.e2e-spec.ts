@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrivateRestClient } from 'sandbox-exchange';
 import { waitFor } from '../support/fault-run';
-import { readMetrics, sampleValue } from '../support/metrics-text';
+import { MetricSample, readMetrics, sampleValue } from '../support/metrics-text';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, readTruth, setFault, Truth } from '../support/truth';
 
@@ -125,6 +125,17 @@ describe('listing-health flags follow the exchange', () => {
     await client.placed({ instrument: MARKET, type: 'buy', amount, price: price.toFixed(4), isLimit: true });
   }
 
+  async function metricsWhen(ready: (samples: MetricSample[]) => boolean): Promise<MetricSample[]> {
+    let samples: MetricSample[] = [];
+    await waitFor(
+      async () => ready((samples = await readMetrics(stack.app.url))),
+      'the metrics',
+      FLAG_WAIT_MS,
+      100,
+    );
+    return samples;
+  }
+
   const bestAsk = (truth: Truth) => Number(truth.asks[0][0]);
 
   it('empty_side: a book without bids, then with one', async () => {
@@ -134,7 +145,11 @@ describe('listing-health flags follow the exchange', () => {
     expect(flags.find((flag) => flag.code === 'empty_side')?.message).toBe(
       'the book has no bids: no spread or depth can be measured',
     );
-    const metrics = await readMetrics(stack.app.url);
+    // The depths come from books read up to a few refreshes ago: wait until they are the new book's.
+    const metrics = await metricsWhen(
+      (samples) =>
+        sampleValue(samples, 'mdg_listing_depth_usd', { market: MARKET, side: 'plus' }) === undefined,
+    );
     expect(sampleValue(metrics, 'mdg_listing_flagged_markets', { flag: 'empty_side' })).toBe(1);
     expect(sampleValue(metrics, 'mdg_listing_market_flags', { market: MARKET })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(metrics, 'mdg_listing_spread_percent', { market: MARKET })).toBeUndefined();
@@ -142,7 +157,10 @@ describe('listing-health flags follow the exchange', () => {
 
     await bid(bestAsk(truth) * 0.999, '1000');
     await expectFlag(MARKET, 'empty_side', false);
-    const after = await readMetrics(stack.app.url);
+    const after = await metricsWhen(
+      (samples) =>
+        sampleValue(samples, 'mdg_listing_depth_usd', { market: MARKET, side: 'minus' }) !== undefined,
+    );
     expect(sampleValue(after, 'mdg_listing_flagged_markets', { flag: 'empty_side' })).toBe(0);
     expect(sampleValue(after, 'mdg_listing_spread_percent', { market: MARKET })).toBe(0.1);
     expect(sampleValue(after, 'mdg_listing_depth_usd', { market: MARKET, side: 'minus' })).toBeGreaterThan(
