@@ -69,6 +69,15 @@ describe('nextBackfillStep', () => {
     });
   });
 
+  it('asks at once for a gap that a trade-built hour closes from above', () => {
+    const span = { from: horizon, to: at(5, 0) };
+    const tradeHours = new Set([at(5, 3), at(5, 4)]);
+    expect(nextBackfillStep({ horizon, edge, span, tradeHours, tradedDays: allDays })).toEqual({
+      span,
+      fetch: { from: at(5, 0), to: at(5, 3), spanAfter: { from: horizon, to: at(5, 3) } },
+    });
+  });
+
   it('keeps within the retention when the horizon passed the span', () => {
     const step = nextBackfillStep({
       horizon: at(2, 0),

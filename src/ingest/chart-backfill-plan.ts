@@ -29,7 +29,7 @@ export interface TradedDays {
 export interface BackfillPlanInput {
   /** First hour kept (the retention horizon). */
   readonly horizon: number;
-  /** First hour not entirely before the 24-hour window start: the backfill stays below it. */
+  /** First hour the sealer builds from trades, the one after the hour holding the 24-hour window's start: the backfill stays below it. */
   readonly edge: number;
   /** As stored; absent before the first backfill of the market. */
   readonly span?: CoveredSpan;
@@ -55,9 +55,10 @@ export interface BackfillStep {
 }
 
 /**
- * What the backfill of one market does next. Above the span, hours that left the 24-hour window
- * without a trade-built block (downtime, or no trade) are asked for once a whole request's worth
- * of them has gathered, oldest first, so that the span stays one piece. Below it, hours are asked
+ * What the backfill of one market does next. Above the span, hours that left the sealed part of the
+ * window without a trade-built block are asked for oldest first, so that the span stays one piece:
+ * at once when a trade-built hour follows them (downtime), else (no trade) once a whole request's
+ * worth has gathered. Below it, hours are asked
  * for newest first down to the horizon, only on days that traded, one request per 16 hours of a day.
  */
 export function nextBackfillStep(input: BackfillPlanInput): BackfillStep {
@@ -74,12 +75,13 @@ export function nextBackfillStep(input: BackfillPlanInput): BackfillStep {
   };
 
   while (to < edge && (tradeHours.has(to) || traded(to) === false)) to += HOUR_MS;
-  if (to + CALL_MS <= edge) {
+  // A gap closed from above by a trade-built hour (downtime) is asked for at once; one still open
+  // (a quiet market) only once a whole request's worth has gathered.
+  const closedBy = Math.min(...[...tradeHours].filter((hour) => hour > to && hour < edge));
+  const gapEnd = to + CALL_MS <= edge ? to + CALL_MS : closedBy;
+  if (Number.isFinite(gapEnd)) {
     if (!tradedDays) return { span: { from, to }, needsDays: true };
-    return {
-      span: { from, to },
-      fetch: { from: to, to: to + CALL_MS, spanAfter: { from, to: to + CALL_MS } },
-    };
+    return { span: { from, to }, fetch: { from: to, to: gapEnd, spanAfter: { from, to: gapEnd } } };
   }
 
   if (from <= horizon) return { span: { from, to } };

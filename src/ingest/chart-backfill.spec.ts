@@ -118,7 +118,8 @@ async function runSteps(r: Rig, limit = 50): Promise<number> {
   throw new Error('the backfill did not settle');
 }
 
-// Now: 10 January 12:30. Window edge: 9 January 12:00. Horizon (3 days after the day): 7 January 00:00.
+// Now: 10 January 12:30. The window starts in 9 January's 12:00 hour, the sealer's hours at 13:00.
+// Horizon (3 days after the day): 7 January 00:00.
 const NOW = at(10, 12, 30);
 const TAPE = [
   bar(at(6, 23, 59)), // before the horizon
@@ -126,7 +127,8 @@ const TAPE = [
   bar(at(7, 23, 59), '12', '2.5'),
   bar(at(9, 3, 0), '13'),
   bar(at(9, 11, 59), '14'),
-  bar(at(9, 12, 0), '15'), // in the window's first hour
+  bar(at(9, 12, 0), '15'), // in the hour holding the window's start: the backfill's last hour
+  bar(at(9, 13, 0), '15.5'), // in the sealer's first hour
   bar(at(10, 10, 0), '16'),
 ];
 
@@ -145,7 +147,7 @@ describe('ChartBackfill', () => {
 
     expect(r.exchange.calls).toEqual([
       { interval: '1d', start: at(7, 0), end: NOW },
-      { interval: '1m', start: at(9, 0), end: at(9, 12) },
+      { interval: '1m', start: at(9, 0), end: at(9, 13) },
       { interval: '1m', start: at(7, 8), end: at(8, 0) },
       { interval: '1m', start: at(7, 0), end: at(7, 8) },
     ]);
@@ -154,11 +156,12 @@ describe('ChartBackfill', () => {
       { hourStart: at(7, 23), source: 'exchange', bars: [bar(at(7, 23, 59), '12', '2.5')] },
       { hourStart: at(9, 3), source: 'exchange', bars: [bar(at(9, 3), '13')] },
       { hourStart: at(9, 11), source: 'exchange', bars: [bar(at(9, 11, 59), '14')] },
+      { hourStart: at(9, 12), source: 'exchange', bars: [bar(at(9, 12), '15')] },
     ]);
-    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
+    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 13) });
   });
 
-  it('writes nothing inside the 24-hour window and never tries over a trade-built hour', async () => {
+  it('writes nothing in the hours the sealer builds and never tries over a trade-built hour', async () => {
     const archive = new FakeArchive();
     const tradeBlock: HourBlock = {
       hourStart: at(9, 11),
@@ -171,7 +174,7 @@ describe('ChartBackfill', () => {
 
     await runSteps(r);
 
-    const edge = at(9, 12);
+    const edge = at(9, 13);
     expect(archive.written.every((block) => block.hourStart + HOUR_MS <= edge)).toBe(true);
     expect(archive.written.map((block) => block.hourStart)).not.toContain(at(9, 11));
     expect((await archive.readHours(BTC, at(9, 11), at(9, 12)))[0]).toBe(tradeBlock);
@@ -182,7 +185,7 @@ describe('ChartBackfill', () => {
     const first = rig({ exchange, now: NOW });
     await first.backfill.step();
     await first.backfill.step();
-    expect(first.archive.states.get(BTC)).toEqual({ coveredFrom: at(9, 0), coveredTo: at(9, 12) });
+    expect(first.archive.states.get(BTC)).toEqual({ coveredFrom: at(9, 0), coveredTo: at(9, 13) });
 
     const second = rig({ archive: first.archive, exchange, now: NOW });
     await runSteps(second);
@@ -194,7 +197,7 @@ describe('ChartBackfill', () => {
       ['1m', at(7, 8)],
       ['1m', at(7, 0)],
     ]);
-    expect(second.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
+    expect(second.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 13) });
   });
 
   it('asks a failed request again after the retry time, without losing progress', async () => {
@@ -203,7 +206,7 @@ describe('ChartBackfill', () => {
     await r.backfill.step(); // traded days
     exchange.failures = 1;
     await r.backfill.step();
-    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(9, 12), coveredTo: at(9, 12) });
+    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(9, 13), coveredTo: at(9, 13) });
 
     await r.backfill.step();
     r.clock.now = NOW + 59_000;
@@ -213,12 +216,12 @@ describe('ChartBackfill', () => {
     r.clock.now = NOW + 60_000;
     await runSteps(r);
     expect(exchange.calls.slice(1).map((call) => [call.interval, call.start, call.end])).toEqual([
-      ['1m', at(9, 0), at(9, 12)],
-      ['1m', at(9, 0), at(9, 12)],
+      ['1m', at(9, 0), at(9, 13)],
+      ['1m', at(9, 0), at(9, 13)],
       ['1m', at(7, 8), at(8, 0)],
       ['1m', at(7, 0), at(7, 8)],
     ]);
-    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 12) });
+    expect(r.archive.states.get(BTC)).toEqual({ coveredFrom: at(7, 0), coveredTo: at(9, 13) });
   });
 
   it('fills the hours a long downtime left without trade-built blocks, oldest first', async () => {
@@ -228,7 +231,7 @@ describe('ChartBackfill', () => {
       coveredTo: at(9, 12),
       sealedThrough: at(10, 12),
     });
-    const later = at(13, 12, 30); // three days later: the edge is at 12 January 12:00
+    const later = at(13, 12, 30); // three days later: the sealer's hours start at 12 January 13:00
     const tape = [...TAPE, bar(at(10, 20, 30), '20'), bar(at(11, 5, 0), '21'), bar(at(12, 11, 0), '22')];
     const tradeBlock: HourBlock = { hourStart: at(10, 10), source: 'trades', bars: [bar(at(10, 10), '16')] };
     await archive.writeHours(BTC, [tradeBlock]);
@@ -254,10 +257,10 @@ describe('ChartBackfill', () => {
 
   it('counts the bars of trade-built hours that differ from the exchange candles', async () => {
     const archive = new FakeArchive();
-    const edge = at(9, 12);
+    const edge = at(9, 13);
     await archive.writeBackfill(BTC, { coveredFrom: at(7, 0), coveredTo: edge, sealedThrough: at(10, 12) });
     await archive.writeHours(BTC, [
-      { hourStart: at(9, 12), source: 'trades', bars: [bar(at(9, 12, 0), '15')] },
+      { hourStart: at(9, 13), source: 'trades', bars: [bar(at(9, 13, 0), '15.5')] },
       {
         hourStart: at(9, 20),
         source: 'trades',
@@ -266,7 +269,7 @@ describe('ChartBackfill', () => {
       { hourStart: at(10, 2), source: 'trades', bars: [bar(at(10, 2, 7), '40')] },
     ]);
     const exchange = new FakeExchange([
-      bar(at(9, 12, 0), '15'),
+      bar(at(9, 13, 0), '15.5'),
       bar(at(9, 20, 1), '30'),
       bar(at(9, 20, 2), '31', '2.5'), // volume differs
       bar(at(10, 2, 8), '40'), // another minute: both count
@@ -293,11 +296,11 @@ describe('ChartBackfill', () => {
     const archive = new FakeArchive();
     await archive.writeBackfill(BTC, {
       coveredFrom: at(7, 0),
-      coveredTo: at(9, 12),
+      coveredTo: at(9, 13),
       sealedThrough: at(10, 12),
     });
     await archive.writeHours(BTC, [
-      { hourStart: at(9, 12), source: 'trades', bars: [bar(at(9, 12, 0), '15')] },
+      { hourStart: at(9, 13), source: 'trades', bars: [bar(at(9, 13, 0), '15.5')] },
     ]);
     const r = rig({ archive, exchange: new FakeExchange(TAPE), now: NOW });
 

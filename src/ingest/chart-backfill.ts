@@ -132,7 +132,8 @@ export class ChartBackfill implements OnApplicationBootstrap, BeforeApplicationS
     if (progress.dueAt > now) return 'idle';
     const { archive } = this.deps;
     const state = await archive.readBackfill(instrument);
-    const edge = hourStartOf(now - DAY_MS);
+    // The hour holding the window's start is not the sealer's (it cannot see that hour whole): it is ours.
+    const edge = hourStartOf(now - DAY_MS) + HOUR_MS;
     const horizon = retentionHorizon(now, this.historyMs);
 
     progress.checkedTo = Math.max(progress.checkedTo ?? edge, horizon);
