@@ -1,7 +1,12 @@
-import { compareCanonical, toDecimal, ZERO } from '../../src/market/decimal';
+import { retentionHorizon } from '../../src/ingest/chart-backfill';
+import { canonicalDecimal, compareCanonical, toDecimal, ZERO } from '../../src/market/decimal';
+import { DAY_MS } from '../../src/market/trade-window';
+import { BAR_ARCHIVE, BarArchive } from '../../src/store/bar-archive';
+import { historyBars } from '../support/chart-truth';
 import { waitFor } from '../support/fault-run';
 import { Frame, StreamClient } from '../support/stream-client';
 import { startTestStack, TestStack } from '../support/start-test-stack';
+import { readTruth, setFlow } from '../support/truth';
 
 interface ListedTrade {
   tradeID: string;
@@ -13,6 +18,8 @@ interface ListedTrade {
 const INSTRUMENT = 'btc_usdt';
 const CHANNEL = `candles.${INSTRUMENT}.1`;
 const MINUTE = 60_000;
+/** `CHART_HISTORY_DAYS` unset. */
+const DEFAULT_HISTORY_DAYS = 365;
 
 describe('GET /stream, candles channels', () => {
   let stack: TestStack;
@@ -27,7 +34,8 @@ describe('GET /stream, candles channels', () => {
   }
 
   beforeAll(async () => {
-    stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20' } });
+    // Hours past the trade window, so that an open week or month reaches into the chart history.
+    stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20', SANDBOX_HISTORY_HOURS: '30' } });
     url = stack.app.url;
     await waitFor(
       async () => {
@@ -101,6 +109,47 @@ describe('GET /stream, candles channels', () => {
       closed: true,
     });
   }, 150_000);
+
+  it('starts a week and a month from the chart history before the trade window, as /history has them', async () => {
+    const archive = stack.app.app.get<BarArchive>(BAR_ARCHIVE);
+    await waitFor(
+      async () =>
+        ((await archive.readBackfill(INSTRUMENT)).coveredFrom ?? Infinity) <=
+        retentionHorizon(Date.now(), DEFAULT_HISTORY_DAYS * DAY_MS),
+      'the backfill done',
+      60_000,
+      200,
+    );
+    // With the flow stopped and its last trade served, the open bars stand still.
+    await setFlow(stack.sandbox, 0);
+    const truth = await readTruth(stack.sandbox, INSTRUMENT);
+    await waitFor(async () => {
+      const served = (await (await fetch(`${url}/trades/${INSTRUMENT}`)).json()) as ListedTrade[];
+      return served[0]?.tradeID === truth.trades.at(-1)?.id;
+    }, "the sandbox's last trade served");
+
+    const client = await connect();
+    for (const resolution of ['1W', '1M']) {
+      const channel = `candles.${INSTRUMENT}.${resolution}`;
+      client.send({ op: 'subscribe', channels: [channel] });
+      const frame = await client.frame((each) => each.type === 'candle' && each.channel === channel);
+      const now = Math.floor(Date.now() / 1000);
+      const history = await fetch(
+        `${url}/tradingview/history?symbol=BTCUSDT&resolution=${resolution}&from=${now - 40 * 86_400}&to=${now}`,
+      );
+      const newest = historyBars(await history.text()).at(-1)!;
+      const text = (field: string) => canonicalDecimal(frame[field] as string);
+      expect(frame).toMatchObject({ type: 'candle', channel, time: newest.time * 1000, closed: false });
+      expect({
+        time: newest.time,
+        open: text('open'),
+        high: text('high'),
+        low: text('low'),
+        close: text('close'),
+        volume: text('volume'),
+      }).toEqual(newest);
+    }
+  }, 120_000);
 
   it('answers a resolution it does not build with bad_channel', async () => {
     const client = await connect();

@@ -1,7 +1,7 @@
 import { ChartResolution } from '../../market/bars/chart-resolution';
 import { MarketInfo } from '../../market/market-info';
 import { StateStore } from '../../store/state-store';
-import { BarTradeSource, LiveBarDriver, LiveBarEvent } from './live-bar-driver';
+import { BarTradeSource, EarlierBarSource, LiveBarDriver, LiveBarEvent } from './live-bar-driver';
 import { SharedFeeds } from './shared-feeds';
 
 export type CandleSink = (event: LiveBarEvent) => void;
@@ -13,6 +13,7 @@ export class CandleFeeds {
   constructor(
     private readonly store: Pick<StateStore, 'onReset' | 'followInstrument'>,
     private readonly trades: BarTradeSource,
+    private readonly earlier: EarlierBarSource,
   ) {}
 
   get size(): number {
@@ -31,7 +32,7 @@ export class CandleFeeds {
     const { driver, release } = this.feeds.follow(
       `${market.instrument}.${resolution.name}`,
       sink,
-      (deliver) => new LiveBarDriver(market, resolution, this.store, this.trades, deliver),
+      (deliver) => new LiveBarDriver(market, resolution, this.store, this.trades, deliver, this.earlier),
     );
     return { built: driver.ready, current: driver.open, release };
   }

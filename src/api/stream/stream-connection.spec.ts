@@ -14,6 +14,7 @@ import { StreamMetrics } from './stream-metrics';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
 import { CandleFeeds } from './candle-feeds';
+import { NO_EARLIER_BARS } from './earlier-bars';
 import { TradeColumns } from '../../market/trade-columns';
 
 const instrument = 'btc_usdt';
@@ -105,7 +106,7 @@ function connect(
     listingReady: () => listing.ready,
     books,
     trades,
-    candles: new CandleFeeds(silent, () => Promise.resolve(TradeColumns.of([]))),
+    candles: new CandleFeeds(silent, () => Promise.resolve(TradeColumns.of([])), NO_EARLIER_BARS),
     ticker,
     limits,
     metrics,

@@ -16,6 +16,8 @@ import { SERVICE_RESTART_CLOSE } from './stream-reply';
 import { TickerFeed } from './ticker-feed';
 import { TradeFeeds } from './trade-feeds';
 import { CandleFeeds } from './candle-feeds';
+import { earlierBarsOf } from './earlier-bars';
+import { ChartBars } from '../charts/chart-bars';
 import { refuseUpgrade } from './upgrade-refusal';
 
 export const STREAM_PATH = '/stream';
@@ -48,6 +50,7 @@ export class StreamServer implements OnModuleDestroy {
     listing: ListingService,
     @Inject(STATE_STORE) store: StateStore,
     registry: Registry,
+    chart: ChartBars,
   ) {
     this.limits = streamLimits(tuning);
     this.metrics = new StreamMetrics(registry, () => this.connections.values());
@@ -57,8 +60,8 @@ export class StreamServer implements OnModuleDestroy {
       store,
       (instrument) => views.head(instrument)?.lastTrade?.time || Date.now(),
     );
-    // The open bars are built from the trade list the chart bars read for the last 24 hours.
-    this.candles = new CandleFeeds(store, (instrument) => views.tradeList(instrument));
+    // The open bars are built as the chart bars are: the trade list for the last 24 hours, history before.
+    this.candles = new CandleFeeds(store, (instrument) => views.tradeList(instrument), earlierBarsOf(chart));
     this.ticker = new TickerFeed(listing, views);
     this.sockets = new WebSocketServer({
       noServer: true,

@@ -8,6 +8,7 @@ import { STATE_STORE } from '../../store/store.module';
 import { LiveBarDriver, LiveBarEvent } from '../stream/live-bar-driver';
 import { TradeFeeds } from '../stream/trade-feeds';
 import { TradesChannelMessage } from '../stream/trades-message';
+import { NO_EARLIER_BARS } from '../stream/earlier-bars';
 import { MarketViews } from '../views/market-views';
 import { dailyBarLine, heartbeatLine, quoteLine, tradeLine } from './tradingview-streaming-lines';
 
@@ -140,6 +141,7 @@ export class TradingViewStreaming implements OnModuleDestroy {
         this.store,
         (name) => this.views.tradeList(name),
         (event) => this.onDailyBar(state, event),
+        NO_EARLIER_BARS,
       ),
       quote: quoteKey(top?.bids[0], top?.asks[0]),
       quoteTime: 0,

@@ -1,4 +1,4 @@
-import { ONE_DAY, ONE_MINUTE } from './chart-resolution';
+import { ONE_DAY, ONE_MINUTE, parseChartResolution } from './chart-resolution';
 import { BarTrade, LiveBars } from './live-bar';
 
 const MINUTE = 60_000;
@@ -90,5 +90,31 @@ describe('LiveBars', () => {
     const bars = new LiveBars(ONE_DAY);
     const changes = bars.apply([trade(1, T0, '1', '2'), trade(2, T0 + 3_600_000, '4', '3')], T0 + 3_600_000);
     expect(changes.open).toMatchObject({ start: Date.UTC(2026, 0, 5), open: '1', close: '4', volume: '5' });
+  });
+
+  it('starts a week from the bar of its older part, then adds the trades', () => {
+    const bars = new LiveBars(parseChartResolution('1W')!);
+    const week = Date.UTC(2026, 0, 5);
+    const end = week + 7 * 86_400_000;
+    bars.seed({ start: week, end, open: '5', high: '9', low: '4', close: '6', volume: '10' });
+    expect(bars.open).toEqual({ start: week, end, open: '5', high: '9', low: '4', close: '6', volume: '10' });
+
+    const later = week + 3 * 86_400_000;
+    const changes = bars.apply(
+      [trade(1, later, '3', '0.5'), trade(2, later + 1_000, '7', '1')],
+      later + 1_000,
+    );
+    expect(changes.open).toEqual({
+      start: week,
+      end,
+      open: '5',
+      high: '9',
+      low: '3',
+      close: '7',
+      volume: '11.5',
+    });
+    expect(() =>
+      bars.seed({ start: week, end, open: '1', high: '1', low: '1', close: '1', volume: '1' }),
+    ).toThrow();
   });
 });

@@ -56,6 +56,26 @@ export class LiveBars {
   }
 
   /**
+   * Starts the open bar from `earlier`, the same bucket's bar of the trades before the first trade
+   * to be applied (history the trades at hand do not reach). Only before any trade.
+   */
+  seed(earlier: Candle): void {
+    if (this.buckets.length > 0) throw new Error('a live bar is seeded before its trades');
+    const first = { id: '', time: earlier.start, amount: '0' };
+    this.buckets.push({
+      start: earlier.start,
+      end: earlier.end,
+      open: { ...first, price: earlier.open },
+      close: { ...first, price: earlier.close },
+      high: earlier.high,
+      low: earlier.low,
+      volume: toDecimal(earlier.volume),
+      ids: new Set(),
+    });
+    this.closedThrough = earlier.start;
+  }
+
+  /**
    * Applies `trades` (any order) at `now`; a trade older than every bar held, or held already, is
    * ignored.
    */
