@@ -52,8 +52,8 @@ const LAYERS = {
     why: "src/listing-audit reads a listing API from outside, as an aggregator does: of the project it imports only the pure domain in market, never the gateway's layers.",
   },
   'console-page': {
-    mayImport: ['api/console/console-schemas'],
-    why: "src/console-page is the pages' browser code, bundled apart from the server: of the server it imports only the types of the bodies it reads (api/console/console-schemas, as `export type`), and reads the gateway only over HTTP.",
+    mayImport: ['api/console/console-schemas', 'api/stream/candle-frame'],
+    why: "src/console-page is the pages' browser code, bundled apart from the server: of the server it imports only the types of the bodies it reads (api/console/console-schemas, api/stream/candle-frame, as `export type`), and reads the gateway only over HTTP.",
   },
 };
 

@@ -1,3 +1,5 @@
+import type { CandleFrameBody } from './wire-types';
+
 /**
  * A chart's bars as the gateway writes them: exact decimal text, the bar's start in Unix seconds
  * (as `/udf/history` gives it and the chart library takes it).
@@ -25,20 +27,8 @@ export type UdfHistory =
   | { readonly s: 'no_data'; readonly nextTime?: string }
   | { readonly s: 'error'; readonly errmsg?: string };
 
-/** A frame of the stream's `candles.{instrument}.{resolution}` channel. */
-export interface CandleFrame {
-  readonly type: 'candle';
-  readonly channel: string;
-  /** The bar's start, Unix ms. */
-  readonly time: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
-  /** The bar's bucket is over: this is its final figures (a late trade may correct them again). */
-  readonly closed: boolean;
-}
+/** A frame of the stream's `candles.{instrument}.{resolution}` channel, as its schema says. */
+export type CandleFrame = CandleFrameBody;
 
 /** The bars of a history body, oldest first; none for `no_data`; an error for anything else. */
 export function historyBars(body: UdfHistory): CandleBar[] {

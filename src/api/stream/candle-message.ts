@@ -1,7 +1,7 @@
 import { Candle } from '../../market/candle-stats';
 import { toFixedScale } from '../../market/decimal';
 import { MarketInfo } from '../../market/market-info';
-import { CandleFrameBody } from './stream-schemas';
+import { CandleFrameBody } from './candle-frame';
 
 /** A bar of a candles channel: open (`closed` false) while its bucket lasts, then final. */
 export type CandleMessage = CandleFrameBody;

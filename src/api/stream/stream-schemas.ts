@@ -1,9 +1,11 @@
 import { Static, TSchema, Type } from '@sinclair/typebox';
-import { ClientFrameErrorCode, ClientRequest } from '../../market/stream/client-frame';
 import { CHART_RESOLUTION_NAMES } from '../../market/bars/chart-resolution';
+import { ClientFrameErrorCode, ClientRequest } from '../../market/stream/client-frame';
 import { ChannelErrorCode, MAX_CHANNEL_NAME_LENGTH } from '../../market/stream/stream-channel';
 import { ListingSummary } from '../listing/listing-schemas';
 import { DIGITS, TAKER_SIDE, UNSIGNED_DECIMAL, UPPER_PAIR } from '../schema/wire-parts';
+import { CandleFrame } from './candle-frame';
+import { channel, frame, INSTRUMENT, RESOLUTION, unixMs } from './frame-parts';
 import { StreamLimits } from './stream-limits';
 import { ConnectionErrorCode, StreamReply } from './stream-reply';
 
@@ -31,22 +33,9 @@ export const ERROR_CODES: Readonly<Record<StreamErrorCode, string>> = {
     'more subscribe or unsubscribe frames than x-limits.subscribeRate per second; the frame is not read',
 };
 
-/** A channel in its catalogue form, as every server frame names it. */
-const INSTRUMENT = '[a-z0-9.]+(_[a-z0-9.]+)+';
 const BOOK_CHANNEL = `^book\\.${INSTRUMENT}$`;
 const TRADES_CHANNEL = `^trades\\.${INSTRUMENT}$`;
-const RESOLUTION = `(${CHART_RESOLUTION_NAMES.join('|')})`;
-const CANDLES_CHANNEL = `^candles\\.${INSTRUMENT}\\.${RESOLUTION}$`;
 const ANY_CHANNEL = `^(ticker|(book|trades)\\.${INSTRUMENT}|candles\\.${INSTRUMENT}\\.${RESOLUTION})$`;
-
-const channel = (pattern: string, example: string) =>
-  Type.String({ pattern, description: 'the channel in its catalogue form', examples: [example] });
-const unixMs = (description: string) =>
-  Type.Integer({ minimum: 0, description: `${description}, Unix milliseconds` });
-
-/** A server frame: every field named, no other. */
-const frame = <T extends Record<string, TSchema>>(description: string, properties: T) =>
-  Type.Object(properties, { description, additionalProperties: false });
 
 const LEVELS = Type.Array(
   Type.Array(Type.String({ pattern: UNSIGNED_DECIMAL }), {
@@ -130,29 +119,6 @@ export const TradesFrame = frame(
   },
 );
 
-const barPrice = (description: string) =>
-  Type.String({ pattern: UNSIGNED_DECIMAL, description: `${description}, at the price scale` });
-
-export const CandleFrame = frame(
-  'a bar of the resolution: on subscribe the bar being built (if its bucket has a trade), then each change of it with closed false, the final bar with closed true once its bucket is over, and a closed bar again (closed true) when a late trade corrected it',
-  {
-    type: Type.Literal('candle'),
-    channel: channel(CANDLES_CHANNEL, 'candles.btc_usdt.1'),
-    time: unixMs("the bar's start (UTC: days at 00:00, weeks from Monday, months on the 1st)"),
-    open: barPrice('the first trade price'),
-    high: barPrice('the highest trade price'),
-    low: barPrice('the lowest trade price'),
-    close: barPrice('the last trade price'),
-    volume: Type.String({
-      pattern: UNSIGNED_DECIMAL,
-      description: 'the base amount traded, exact, at the amount scale',
-    }),
-    closed: Type.Boolean({
-      description: 'the bucket is over: the bar is final unless a late trade corrects it',
-    }),
-  },
-);
-
 /** The payload of every frame the server sends, by its `type`. */
 export const SERVER_FRAMES: Readonly<Record<StreamReply['type'], TSchema>> = {
   subscribed: frame('a subscription is taken (again, without a new snapshot, if already followed)', {
@@ -230,4 +196,3 @@ export type TickerFrameBody = Static<typeof TickerFrame>;
 export type SnapshotFrameBody = Static<typeof SnapshotFrame>;
 export type UpdateFrameBody = Static<typeof UpdateFrame>;
 export type TradesFrameBody = Static<typeof TradesFrame>;
-export type CandleFrameBody = Static<typeof CandleFrame>;
