@@ -123,6 +123,8 @@ export class HttpApi {
     const { CONSOLE_PORT: port, CONSOLE_ENABLED: enabled } = this.config;
     if (!this.servesRoutes || !enabled || port === undefined) return undefined;
     const server = this.server.createConsoleServer();
+    // The market page's live candles come from the stream, on the page's own origin.
+    this.stream?.attach(server, clientAddress(this.trust));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

@@ -8,6 +8,7 @@ import { startApp } from '../../src/start-app';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { startTestSandbox } from '../support/start-test-sandbox';
 import { startTestStack, TestStack } from '../support/start-test-stack';
+import { StreamClient } from '../support/stream-client';
 
 /** An address of the allowed range, as a trusted proxy would name the client. */
 const ALLOWED_CLIENT = '203.0.113.9';
@@ -58,6 +59,29 @@ describe('the console on a port of its own, for the addresses allowed', () => {
     expect((await get(`${consoleUrl}${script}`)).status).toBe(200);
     expect((await get(`${consoleUrl}/summary`, ALLOWED_CLIENT)).status).toBe(404);
     expect((await get(`${consoleUrl}/status`, ALLOWED_CLIENT)).status).toBe(404);
+  });
+
+  it("serves its candle chart's history and stream on its port", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const history = await get(
+      `${consoleUrl}/udf/history?symbol=BTCUSDT&resolution=1&from=${now - 3_600}&to=${now}`,
+      ALLOWED_CLIENT,
+    );
+    expect(history.status).toBe(200);
+    expect(((await history.json()) as { s: string }).s).toMatch(/^(ok|no_data)$/);
+    expect((await get(`${consoleUrl}/udf/config`, ALLOWED_CLIENT)).status).toBe(404);
+
+    const client = new StreamClient(consoleUrl);
+    try {
+      await client.opened;
+      client.send({ op: 'subscribe', channels: ['candles.btc_usdt.1'] });
+      expect(await client.frame((frame) => frame.type === 'subscribed')).toEqual({
+        type: 'subscribed',
+        channel: 'candles.btc_usdt.1',
+      });
+    } finally {
+      client.close();
+    }
   });
 
   it('works in a browser on its port', async () => {

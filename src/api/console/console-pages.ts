@@ -12,6 +12,8 @@ import { ServerSentFeed } from './server-sent-feed';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CONSOLE_PATH = /^\/console(\/|$)/;
 const ASSET_PATH = /^\/status\/assets\//;
+/** What the market page's candle chart reads besides the console's own paths (`/stream` is an upgrade). */
+const CHART_PATH = /^\/udf\/history$/;
 
 export interface ConsoleServing {
   readonly config: AppConfig;
@@ -24,7 +26,7 @@ export interface ConsoleServing {
  * The operator console (`/console`, `/console/market/{instrument}`, their feed and market data) and
  * the public status page (`/status` and its feed), as each is enabled, with the bundle's files under
  * `/status/assets/`. The console answers only on its own port when it has one (404 elsewhere; that
- * port serves nothing else) and only to the addresses `CONSOLE_ALLOW` lets in (403).
+ * port serves nothing else but the bars its chart reads, `/udf/history` and `/stream`) and only to the addresses `CONSOLE_ALLOW` lets in (403).
  */
 export function serveConsolePages(fastify: FastifyInstance, serving: ConsoleServing): void {
   const { config, state } = serving;
@@ -43,7 +45,7 @@ export function serveConsolePages(fastify: FastifyInstance, serving: ConsoleServ
     const port = serving.consolePort();
     const onConsolePort = port !== undefined && request.raw.socket.localPort === port;
     const forConsole = CONSOLE_PATH.test(path);
-    if (onConsolePort && !forConsole && !ASSET_PATH.test(path))
+    if (onConsolePort && !forConsole && !ASSET_PATH.test(path) && !CHART_PATH.test(path))
       return done(ApiError.notFound('not_found', 'this port serves the operator console only'));
     if (!forConsole) return done();
     if (port !== undefined && !onConsolePort) return done(ApiError.notFound('not_found', 'no such endpoint'));

@@ -90,7 +90,8 @@ export class StreamServer implements OnModuleDestroy {
       socket.once('close', release);
       this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws, socket));
     });
-    this.heartbeat = setInterval(
+    // One heartbeat for the readers of every server attached (the API's, the console's own).
+    this.heartbeat ??= setInterval(
       () => {
         const now = Date.now();
         for (const connection of this.connections.values()) {
