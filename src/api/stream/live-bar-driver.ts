@@ -36,8 +36,9 @@ export type EarlierBarSource = (
 /**
  * One market's live bars at one resolution while started: built once from the stored trades of the
  * current bucket (a week or a month from the chart history up to the trade list's first whole
- * minute, and the trades from there), then kept current from each write's trades (a trade read and announced counts
- * once), read again after a lost notice; the open bar closes on a timer at its bucket's end.
+ * minute, and the trades from there), then kept current from each write's trades (a trade read and
+ * announced counts once), read again after a lost notice; the open bar closes on a timer at its
+ * bucket's end.
  */
 export class LiveBarDriver {
   private readonly logger = new Logger(LiveBarDriver.name);
