@@ -1,6 +1,9 @@
 import { ChartBar, historyBars, truthBars } from '../support/chart-truth';
 import { FAST_SANDBOX, FAST_SANDBOX_TUNING, FAST_TUNING, FLOW, LISTED } from '../support/fault-cases';
 import { runFault, sleep, waitFor } from '../support/fault-run';
+import { RunningSandbox } from 'sandbox-exchange';
+import { StateStore } from '../../src/store/state-store';
+import { LEASE_TTL_MS, ScaleStack } from '../scale/support/scale-stack';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { expectConverges, readTruth, setFault, setFlow, TruthTrade } from '../support/truth';
 
@@ -27,31 +30,13 @@ describe('chart bars through upstream faults', () => {
   }, 30_000);
   afterAll(() => stack?.close());
 
-  /** Holds the market still until the gateway serves the exchange's newest trade. */
-  async function settled(): Promise<void> {
-    await expectConverges(stack.sandbox, stack.store, LISTED, 10_000);
-    await setFlow(stack.sandbox, 0);
-    const newest = newestTrade((await readTruth(stack.sandbox, INSTRUMENT)).trades);
-    await waitFor(async () => {
-      const response = await fetch(`${stack.app.url}/trades/${INSTRUMENT}`);
-      const served = (await response.json()) as { tradeID: string }[];
-      return served[0]?.tradeID === newest.id;
-    }, "the exchange's newest trade served");
-  }
-
-  async function expectExactBars(path: string, minutes: number): Promise<void> {
-    const truth = await readTruth(stack.sandbox, INSTRUMENT);
-    const from = firstMinute - (firstMinute % (minutes * MINUTE_MS));
-    const to = Math.floor(Date.now() / 1000);
-    const expected = truthBars(truth.trades, minutes).filter((bar) => bar.time * 1000 >= from);
-    const response = await fetch(
-      `${stack.app.url}${path}?symbol=BTCUSDT&resolution=${minutes}&from=${from / 1000}&to=${to}`,
-    );
-    expect(response.status).toBe(200);
-    const served: ChartBar[] = historyBars(await response.text()).filter((bar) => bar.time * 1000 >= from);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(served).toEqual(expected);
-  }
+  const run = (): ChartRun => ({
+    sandbox: stack.sandbox,
+    store: stack.store,
+    url: stack.app.url,
+    listed: LISTED,
+    firstMinute,
+  });
 
   it.each([
     [
@@ -97,16 +82,55 @@ describe('chart bars through upstream faults', () => {
       await setFlow(stack.sandbox, FLOW);
       await sleep(500);
       await fault();
-      await settled();
-      await expectExactBars('/tradingview/history', 1);
+      await settled(run());
+      await expectExactBars(run(), '/tradingview/history', 1);
     },
     30_000,
   );
 
   it('5-minute UDF bars exact after all of them', async () => {
-    await settled();
-    await expectExactBars('/udf/history', 5);
+    await settled(run());
+    await expectExactBars(run(), '/udf/history', 5);
   });
+});
+
+/** Two ingest replicas on one Redis, charts from an API replica: one ingest is killed mid-flow. */
+describe('chart bars through an ingest replica killed', () => {
+  let stack: ScaleStack;
+  let listed: string[];
+  let firstMinute: number;
+
+  beforeAll(async () => {
+    stack = await ScaleStack.start({ ingest: 2, api: 1, sandbox: FAST_SANDBOX });
+    firstMinute = Date.now() - (Date.now() % MINUTE_MS);
+    listed = await stack.untilOwned();
+    await expectConverges(stack.sandbox, stack.reader, listed, 30_000);
+  }, 60_000);
+  afterAll(() => stack?.close(), 30_000);
+
+  it('1-minute bars exact after the owner of the market is killed and the other takes over', async () => {
+    const run: ChartRun = {
+      sandbox: stack.sandbox,
+      store: stack.reader,
+      url: stack.api[0].url,
+      listed,
+      firstMinute,
+    };
+    const owner = (await stack.view.leases([INSTRUMENT])).get(INSTRUMENT)?.owner;
+    const victim = stack.ingest.find((replica) => replica.name === owner)!;
+    const survivor = stack.ingest.find((replica) => replica !== victim)!;
+    await setFlow(stack.sandbox, FLOW);
+    await sleep(500);
+    victim.signal('SIGKILL');
+    await waitFor(
+      async () => (await stack.view.leases([INSTRUMENT])).get(INSTRUMENT)?.owner === survivor.name,
+      'the market taken over',
+      LEASE_TTL_MS + 10_000,
+      100,
+    );
+    await settled(run);
+    await expectExactBars(run, '/tradingview/history', 1);
+  }, 40_000);
 });
 
 /** The latest trade: the latest time, and of those the highest id (ids count up). */
@@ -114,4 +138,42 @@ function newestTrade(trades: readonly TruthTrade[]): TruthTrade {
   const later = (a: TruthTrade, b: TruthTrade) =>
     a.time - b.time || a.id.length - b.id.length || (a.id > b.id ? 1 : a.id < b.id ? -1 : 0);
   return trades.reduce((newest, trade) => (later(trade, newest) > 0 ? trade : newest));
+}
+
+/** One stack's parts that the bars are checked through. */
+interface ChartRun {
+  readonly sandbox: RunningSandbox;
+  readonly store: StateStore;
+  /** The gateway that serves the charts. */
+  readonly url: string;
+  readonly listed: readonly string[];
+  /** Start of the minute the run began in (Unix ms). */
+  readonly firstMinute: number;
+}
+
+/** Holds the market still until the gateway serves the exchange's newest trade. */
+async function settled(run: ChartRun): Promise<void> {
+  await expectConverges(run.sandbox, run.store, run.listed, 10_000);
+  await setFlow(run.sandbox, 0);
+  const newest = newestTrade((await readTruth(run.sandbox, INSTRUMENT)).trades);
+  await waitFor(async () => {
+    const response = await fetch(`${run.url}/trades/${INSTRUMENT}`);
+    const served = (await response.json()) as { tradeID: string }[];
+    return served[0]?.tradeID === newest.id;
+  }, "the exchange's newest trade served");
+}
+
+/** Every bar of `minutes` since the run began, as served at `path`, equals the truth's: none missing, none extra. */
+async function expectExactBars(run: ChartRun, path: string, minutes: number): Promise<void> {
+  const truth = await readTruth(run.sandbox, INSTRUMENT);
+  const from = run.firstMinute - (run.firstMinute % (minutes * MINUTE_MS));
+  const to = Math.floor(Date.now() / 1000);
+  const expected = truthBars(truth.trades, minutes).filter((bar) => bar.time * 1000 >= from);
+  const response = await fetch(
+    `${run.url}${path}?symbol=BTCUSDT&resolution=${minutes}&from=${from / 1000}&to=${to}`,
+  );
+  expect(response.status).toBe(200);
+  const served: ChartBar[] = historyBars(await response.text()).filter((bar) => bar.time * 1000 >= from);
+  expect(expected.length).toBeGreaterThan(0);
+  expect(served).toEqual(expected);
 }
