@@ -1,5 +1,12 @@
 import { ChartBar, historyBars, truthBars } from '../support/chart-truth';
-import { FAST_SANDBOX, FAST_SANDBOX_TUNING, FAST_TUNING, FLOW, LISTED } from '../support/fault-cases';
+import {
+  FAST_SANDBOX,
+  FAULT_CASES,
+  FAST_SANDBOX_TUNING,
+  FAST_TUNING,
+  FLOW,
+  LISTED,
+} from '../support/fault-cases';
 import { runFault, sleep, waitFor } from '../support/fault-run';
 import { RunningSandbox } from 'sandbox-exchange';
 import { StateStore } from '../../src/store/state-store';
@@ -42,6 +49,10 @@ describe('chart bars through upstream faults', () => {
     [
       'every connection cut and refused for a while',
       () => runFault(stack.sandbox, 'drop-connections', { flowRate: FLOW, onMs: 1_000 }),
+    ],
+    [
+      'connections cut again and again while trades are backfilled',
+      () => FAULT_CASES['drop-connections flapping'](stack.sandbox),
     ],
     [
       'the hub closed and reconnected',
