@@ -12,6 +12,7 @@ const ROOT = path.join(__dirname, '..');
 const KNOWN_SECONDS = {
   'test/chaos/chaos-sentinel.e2e-spec.ts': 35,
   'test/charts/stream-candles.e2e-spec.ts': 35,
+  'test/charts/chart-faults.e2e-spec.ts': 30,
   'test/ingest/catalog-without-gateway.e2e-spec.ts': 31,
   'test/scale/stream-replicas.e2e-spec.ts': 31,
   'test/ingest/gateway-delta-faults.e2e-spec.ts': 31,
