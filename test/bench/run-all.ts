@@ -60,6 +60,13 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'memory', file: 'memory-bench.ts', quick: [], full: ['--full'], quickSeconds: 30 },
   { name: 'stream', file: 'stream-bench.ts', quick: [], full: ['--full'], quickSeconds: 60 },
   {
+    name: 'chart',
+    file: 'chart-archive-bench.ts',
+    quick: ['--rounds', '3'],
+    full: ['--rounds', '9'],
+    quickSeconds: 15,
+  },
+  {
     name: 'listing-health',
     file: 'listing-health-bench.ts',
     quick: ['--markets', '250', '--rounds', '3'],
