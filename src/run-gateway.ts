@@ -85,6 +85,8 @@ async function main(tuning: Tuning): Promise<void> {
   const nestLogger = new NestPinoLogger(logger);
   NestLogger.overrideLogger(nestLogger);
   const steps: ShutdownStep[] = [];
+  // Said once the signals are handled: whoever stops the process on these lines must not kill it.
+  const announcements: (() => void)[] = [];
   let sandbox: RunningSandbox | undefined;
   if (sandboxConfig) {
     const host = sandboxHost(sandboxConfig);
@@ -92,9 +94,12 @@ async function main(tuning: Tuning): Promise<void> {
       startSandboxQuietly(sandboxConfig, config.LOG_LEVEL),
     );
     const banner = describeSandbox(sandbox, sandboxConfig);
-    logger.info(
-      { context: 'Sandbox', url: sandbox.baseUrl, host, port: sandbox.port, ...banner },
-      `sandbox exchange with ${banner.markets} markets listening on ${host}:${sandbox.port} (${sandbox.baseUrl})`,
+    const { baseUrl, port } = sandbox;
+    announcements.push(() =>
+      logger.info(
+        { context: 'Sandbox', url: baseUrl, host, port, ...banner },
+        `sandbox exchange with ${banner.markets} markets listening on ${host}:${port} (${baseUrl})`,
+      ),
     );
   }
   if (config.ROLE !== Role.Sandbox) {
@@ -102,12 +107,14 @@ async function main(tuning: Tuning): Promise<void> {
     const app = await listenNamingSetting('PORT', config.HOST, config.PORT, () =>
       startApp(config, upstream, nestLogger, logger.child({ context: 'http' }), tuning),
     );
-    logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
-    if (app.consolePort !== undefined)
-      logger.info(
-        { port: app.consolePort },
-        `operator console listening on port ${app.consolePort} (/console), not on ${config.PORT}`,
-      );
+    announcements.push(() => {
+      logger.info({ role: config.ROLE, url: app.url }, `Gateway (${config.ROLE}) listening on ${app.url}`);
+      if (app.consolePort !== undefined)
+        logger.info(
+          { port: app.consolePort },
+          `operator console listening on port ${app.consolePort} (/console), not on ${config.PORT}`,
+        );
+    });
     const stopAnnouncing = announceWhenReady({
       readiness: app.app.get(Readiness),
       store: app.app.get<StateStore>(STATE_STORE),
@@ -131,6 +138,7 @@ async function main(tuning: Tuning): Promise<void> {
     logger,
     signals: SHUTDOWN_SIGNALS,
   });
+  for (const announce of announcements) announce();
 }
 
 function sleep(ms: number): Promise<void> {
