@@ -249,18 +249,24 @@ describe('the console writes the API’s figures, in a real Chromium at 1280 px'
           async () => (await page.$$('tr[data-market]')).length === listed.length,
         );
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
-      const tables = await page.$$eval('table', (elements) =>
-        elements.map((table) => {
-          const panel = table.closest('.panel')!.getBoundingClientRect();
-          const box = table.getBoundingClientRect();
-          return {
-            table: table.className || table.parentElement!.className,
-            inside: box.left >= panel.left - 0.5 && box.right <= panel.right + 0.5,
-          };
-        }),
-      );
+      // A live page redraws its panels: measure a moment when every table is in one.
+      let tables: ({ table: string; inside: boolean } | null)[] = [];
+      await waitFor('every table in its panel', 10_000, async () => {
+        tables = await page.$$eval('table', (elements) =>
+          elements.map((table) => {
+            const panel = table.closest('.panel')?.getBoundingClientRect();
+            if (!panel) return null;
+            const box = table.getBoundingClientRect();
+            return {
+              table: table.className || table.parentElement!.className,
+              inside: box.left >= panel.left - 0.5 && box.right <= panel.right + 0.5,
+            };
+          }),
+        );
+        return tables.every((table) => table !== null);
+      });
       expect(tables.length).toBeGreaterThanOrEqual(path === '/console' ? 6 : 2);
-      expect(tables.filter((table) => !table.inside)).toEqual([]);
+      expect(tables.filter((table) => !table!.inside)).toEqual([]);
       expect(problems).toEqual([]);
       await page.close();
     },
