@@ -1,4 +1,4 @@
-import { ChartBar, historyBars, truthBars } from '../support/chart-truth';
+import { ChartBar, compareTrades, historyBars, truthBars } from '../support/chart-truth';
 import {
   FAST_SANDBOX,
   FAULT_CASES,
@@ -12,7 +12,7 @@ import { RunningSandbox } from 'sandbox-exchange';
 import { StateStore } from '../../src/store/state-store';
 import { LEASE_TTL_MS, ScaleStack } from '../scale/support/scale-stack';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-import { expectConverges, readTruth, setFault, setFlow, TruthTrade } from '../support/truth';
+import { expectConverges, readTruth, setFault, setFlow } from '../support/truth';
 
 const INSTRUMENT = 'btc_usdt';
 const MINUTE_MS = 60_000;
@@ -144,13 +144,6 @@ describe('chart bars through an ingest replica killed', () => {
   }, 40_000);
 });
 
-/** The latest trade: the latest time, and of those the highest id (ids count up). */
-function newestTrade(trades: readonly TruthTrade[]): TruthTrade {
-  const later = (a: TruthTrade, b: TruthTrade) =>
-    a.time - b.time || a.id.length - b.id.length || (a.id > b.id ? 1 : a.id < b.id ? -1 : 0);
-  return trades.reduce((newest, trade) => (later(trade, newest) > 0 ? trade : newest));
-}
-
 /** One stack's parts that the bars are checked through. */
 interface ChartRun {
   readonly sandbox: RunningSandbox;
@@ -166,7 +159,7 @@ interface ChartRun {
 async function settled(run: ChartRun): Promise<void> {
   await expectConverges(run.sandbox, run.store, run.listed, 10_000);
   await setFlow(run.sandbox, 0);
-  const newest = newestTrade((await readTruth(run.sandbox, INSTRUMENT)).trades);
+  const newest = [...(await readTruth(run.sandbox, INSTRUMENT)).trades].sort(compareTrades).at(-1)!;
   await waitFor(async () => {
     const response = await fetch(`${run.url}/trades/${INSTRUMENT}`);
     const served = (await response.json()) as { tradeID: string }[];

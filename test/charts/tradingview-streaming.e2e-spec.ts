@@ -1,11 +1,11 @@
 import { Value } from '@sinclair/typebox/value';
-import { get, IncomingMessage } from 'node:http';
 import { TradingViewStreamingMessage } from '../../src/api/tradingview/streaming-schemas';
 import { toDecimal, ZERO } from '../../src/market/decimal';
 import { TradingViewStreaming } from '../../src/api/tradingview/tradingview-streaming';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { setFlow } from '../support/truth';
+import { FeedReader, field } from '../support/tradingview-feed';
 
 interface ListedTrade {
   tradeID: string;
@@ -16,49 +16,6 @@ interface ListedTrade {
 
 const INSTRUMENT = 'btc_usdt';
 const SYMBOL = 'BTCUSDT';
-
-/** One reader of the feed: the response, its lines as sent, and how it ended. */
-class FeedReader {
-  readonly lines: string[] = [];
-  response?: IncomingMessage;
-  ended = false;
-  error?: Error;
-  private rest = '';
-  private readonly request;
-
-  constructor(url: string) {
-    this.request = get(`${url}/tradingview/streaming`, (response) => {
-      this.response = response;
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        const parts = (this.rest + chunk).split('\n');
-        this.rest = parts.pop()!;
-        this.lines.push(...parts);
-      });
-      response.on('end', () => (this.ended = true));
-      response.on('error', (error) => (this.error = error));
-    });
-    this.request.on('error', (error) => (this.error = error));
-  }
-
-  /** Lines of kind `f` (of `SYMBOL` unless a heartbeat), as sent. */
-  of(f: string): string[] {
-    return this.lines.filter(
-      (line) => line.includes(`"f":"${f}"`) && (f === 'h' || line.includes(`"id":"${SYMBOL}"`)),
-    );
-  }
-
-  close(): void {
-    this.request.destroy();
-  }
-}
-
-/** The value of `field` in a line, as its text (a JSON number keeps its digits). */
-function field(line: string, name: string): string {
-  const match = new RegExp(`"${name}":("[^"]*"|[^,}]+)`).exec(line);
-  if (!match) throw new Error(`${name} missing in ${line}`);
-  return match[1];
-}
 
 describe('GET /tradingview/streaming', () => {
   let stack: TestStack;
@@ -133,7 +90,11 @@ describe('GET /tradingview/streaming', () => {
   it("sends each new trade as it is, the best bid and ask, and today's bar as the trades make it", async () => {
     await setFlow(stack.sandbox, 20);
     const reader = open();
-    await waitFor(() => reader.of('t').length >= 10 && reader.of('d').length > 0, 'ten trades', 20_000);
+    await waitFor(
+      () => reader.of('t', SYMBOL).length >= 10 && reader.of('d', SYMBOL).length > 0,
+      'ten trades',
+      20_000,
+    );
     await setFlow(stack.sandbox, 0);
     const listed = await settled<ListedTrade[]>(`/trades/${INSTRUMENT}`);
     const book = await settled<{ bids: [string, string][]; asks: [string, string][] }>(
@@ -144,7 +105,7 @@ describe('GET /tradingview/streaming', () => {
       key(trade.price, Math.floor(Number(trade.trade_timestamp) / 1000), trade.base_volume),
     );
     const sent = () =>
-      reader.of('t').map((line) => key(field(line, 'p'), Number(field(line, 't')), field(line, 's')));
+      reader.of('t', SYMBOL).map((line) => key(field(line, 'p'), Number(field(line, 't')), field(line, 's')));
     // Every trade made since the first one sent, and nothing else, once each (listed newest first).
     const firstSent = made.lastIndexOf(sent()[0]);
     expect(firstSent).toBeGreaterThanOrEqual(0);
@@ -153,20 +114,20 @@ describe('GET /tradingview/streaming', () => {
     expect(sent()).toEqual(since);
 
     await waitFor(() => {
-      const quote = reader.of('q').at(-1);
+      const quote = reader.of('q', SYMBOL).at(-1);
       return (
         quote !== undefined &&
         field(quote, 'bp') === book.bids[0][0] &&
         field(quote, 'ap') === book.asks[0][0]
       );
     }, 'the quote of the settled book');
-    const quote = reader.of('q').at(-1)!;
+    const quote = reader.of('q', SYMBOL).at(-1)!;
     expect([field(quote, 'bp'), field(quote, 'bs'), field(quote, 'ap'), field(quote, 'as')]).toEqual([
       ...book.bids[0],
       ...book.asks[0],
     ]);
 
-    const daily = reader.of('d').at(-1)!;
+    const daily = reader.of('d', SYMBOL).at(-1)!;
     const dayStart = Number(field(daily, 't'));
     expect(dayStart % 86_400).toBe(0);
     const today = listed

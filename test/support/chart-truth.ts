@@ -21,7 +21,7 @@ export interface ChartBar {
 export function truthBars(trades: readonly TruthTrade[], minutes = 1): ChartBar[] {
   const periodMs = minutes * MINUTE_MS;
   const byPeriod = new Map<number, TruthTrade[]>();
-  for (const trade of [...trades].sort((a, b) => a.time - b.time || compareIds(a.id, b.id))) {
+  for (const trade of [...trades].sort(compareTrades)) {
     const start = trade.time - (trade.time % periodMs);
     const inPeriod = byPeriod.get(start);
     if (inPeriod) inPeriod.push(trade);
@@ -62,12 +62,43 @@ export function historyBars(body: string): ChartBar[] {
   }));
 }
 
-/** The sandbox's trade ids count up; the longer one is the later one. */
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+/** Trades in the order they were made: by time, then by id (the sandbox's ids count up). */
+export function compareTrades(a: TruthTrade, b: TruthTrade): number {
+  return a.time - b.time || a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-function canonical(value: string): string {
+/**
+ * Bars of `seconds` each rolled up from shorter ones (oldest first), with the tests' own arithmetic:
+ * the first open, the highest high, the lowest low, the last close and the sum of the volumes.
+ */
+export function rollUp(bars: readonly ChartBar[], seconds: number): ChartBar[] {
+  const byPeriod = new Map<number, ChartBar[]>();
+  for (const bar of bars) {
+    const start = bar.time - (bar.time % seconds);
+    const inPeriod = byPeriod.get(start);
+    if (inPeriod) inPeriod.push(bar);
+    else byPeriod.set(start, [bar]);
+  }
+  return [...byPeriod].map(([time, inPeriod]) => {
+    const extreme = (pick: (bar: ChartBar) => string, sign: number) =>
+      text(
+        inPeriod
+          .map((bar) => Fraction.parse(pick(bar)))
+          .reduce((best, value) => (value.compare(best) * sign > 0 ? value : best)),
+      );
+    return {
+      time,
+      open: inPeriod[0].open,
+      high: extreme((bar) => bar.high, 1),
+      low: extreme((bar) => bar.low, -1),
+      close: inPeriod[inPeriod.length - 1].close,
+      volume: text(inPeriod.reduce((sum, bar) => sum.plus(Fraction.parse(bar.volume)), Fraction.ZERO)),
+    };
+  });
+}
+
+/** The canonical text of a decimal (no trailing zeros), as the tests compare figures. */
+export function canonical(value: string): string {
   return text(Fraction.parse(value));
 }
 
