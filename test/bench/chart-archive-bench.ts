@@ -5,7 +5,9 @@ import { Candle } from '../../src/market/candle-stats';
 import { HourBlock } from '../../src/store/bar-archive';
 import { RedisBarArchive } from '../../src/store/redis-bar-archive';
 import { startRedisServer } from '../support/redis-server';
+import { freePort, gatewayEnv, MainProcess, startSandboxProcess } from './bench-process';
 import { describeMachine } from './machine';
+import { rawGet } from './raw-http';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -15,7 +17,12 @@ const INSTRUMENT = 'btc_usdt';
 /**
  * The bar archive's cost for one market trading every minute for a year: Redis memory per
  * market-day (MEMORY USAGE of each day's hash) and the stored bytes per bar, then a year of 1-minute
- * blocks read and decoded against the floor of the same hashes read raw (HGETALL, no decoding).
+ * blocks read and decoded against the floor of the same hashes read raw (HGETALL, no decoding), and
+ * the same year served by a gateway process on that Redis through `/tradingview/history`.
+ *
+ *   node -r ./test/bench/swc-register.js test/bench/chart-archive-bench.ts     about 60 s
+ *
+ * Needs `npm run build` first (the gateway runs dist/main.js).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,7 +35,8 @@ async function main(): Promise<void> {
   const client = new Redis(redis.url);
   const archive = new RedisBarArchive(client, { retentionMs: 2 * days * DAY_MS });
   try {
-    const first = Date.UTC(2025, 0, 1);
+    // Whole days that end before the trade window, so that the archive alone answers for them.
+    const first = Date.now() - (Date.now() % DAY_MS) - (days + 1) * DAY_MS;
     let price = 6_500_000n;
     let bars = 0;
     for (let day = 0; day < days; day++) {
@@ -83,6 +91,8 @@ async function main(): Promise<void> {
       raw.push(Number(process.hrtime.bigint() - at) / 1e6);
     }
 
+    const served = await servedYear(redis.url, first, end, bars, rounds, days);
+
     print(`## Chart bar archive\n\n${describeMachine()}; load average ${loadAtStart.toFixed(2)} at start\n`);
     print('| Figure | Value |\n|---|---|');
     print(`| 1-minute bars, one market | ${bars.toLocaleString('en')} over ${days} days |`);
@@ -92,9 +102,73 @@ async function main(): Promise<void> {
     print(`| the year read and decoded (median of ${rounds}) | ${median(decoded).toFixed(0)} ms |`);
     print(`| the same hashes read raw (floor) | ${median(raw).toFixed(0)} ms |`);
     print(`| decoded against raw | ${(median(decoded) / median(raw)).toFixed(2)}× |`);
+    print(`| the year by /tradingview/history, first request | ${served.firstMs.toFixed(0)} ms |`);
+    print(`| the same, median of ${rounds} more | ${median(served.repeatMs).toFixed(0)} ms |`);
+    print(
+      `| its body | ${(served.bytes / 2 ** 20).toFixed(1)} MiB, ${(served.bytes / bars).toFixed(1)} B a bar |`,
+    );
+    print(`| its body gzip-encoded | ${(served.gzipBytes / 2 ** 20).toFixed(1)} MiB |`);
   } finally {
     client.disconnect();
     await redis.stop();
+  }
+}
+
+interface ServedYear {
+  readonly firstMs: number;
+  readonly repeatMs: number[];
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+/**
+ * A gateway (role `all`) on the archive's Redis, ingesting a sandbox, asked for every 1-minute bar
+ * from `first` to `end` as TradingView asks. The backfill is told the archive is complete, so that it
+ * leaves the year as written.
+ */
+async function servedYear(
+  redisUrl: string,
+  first: number,
+  end: number,
+  bars: number,
+  rounds: number,
+  days: number,
+): Promise<ServedYear> {
+  const client = new Redis(redisUrl);
+  const archive = new RedisBarArchive(client, { retentionMs: 2 * days * DAY_MS });
+  const edge = Date.now() - DAY_MS - ((Date.now() - DAY_MS) % HOUR_MS) + HOUR_MS;
+  await archive.writeBackfill(INSTRUMENT, { coveredFrom: first - 30 * DAY_MS, coveredTo: edge });
+  client.disconnect();
+  const sandbox = await startSandboxProcess({ SANDBOX_FLOW_RATE: '0' });
+  const port = await freePort();
+  const gateway = MainProcess.spawn('gateway', {
+    env: {
+      ROLE: 'all',
+      REDIS_URL: redisUrl,
+      CHART_HISTORY_DAYS: String(days + 30),
+      ...gatewayEnv(sandbox.url, port),
+    },
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await gateway.waitFor(`${url}/health/ready`, 120_000);
+    const path = `${url}/tradingview/history?symbol=BTCUSDT&resolution=1&from=${first / 1000}&to=${end / 1000 - 1}`;
+    const timed = async (encoding = 'identity') => {
+      const at = process.hrtime.bigint();
+      const response = await rawGet(path, { 'accept-encoding': encoding });
+      return { ms: Number(process.hrtime.bigint() - at) / 1e6, body: response.body };
+    };
+    const firstRead = await timed();
+    const answer = JSON.parse(firstRead.body.toString()) as { s: string; t?: number[] };
+    if (answer.s !== 'ok' || answer.t?.length !== bars)
+      throw new Error(`history: ${answer.s} with ${answer.t?.length ?? 0} bars, not ${bars}`);
+    const repeatMs: number[] = [];
+    for (let round = 0; round < rounds; round++) repeatMs.push((await timed()).ms);
+    const gzip = await timed('gzip');
+    return { firstMs: firstRead.ms, repeatMs, bytes: firstRead.body.length, gzipBytes: gzip.body.length };
+  } finally {
+    await gateway.stop();
+    await sandbox.process.stop();
   }
 }
 
