@@ -1,4 +1,3 @@
-import { ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +28,7 @@ import {
 import { monotonicMicros, profileTables, ProfileWindow, readCpuProfile } from './cpu-profile';
 import { lagsFrom, versionLags } from './freshness-matching';
 import { describeMachine } from './machine';
+import { IpcChild } from './ipc-child';
 import type { ReaderCommand, ReaderReply, RecordedReading } from './stream-readers';
 
 /**
@@ -353,42 +353,6 @@ type BareReply =
   { readonly op: 'listening'; readonly url: string } | { readonly op: 'replayed'; readonly frames: number };
 
 /** A benchmark process driven by request and reply over IPC. */
-class IpcChild<Command extends { op: string }, Reply extends { op: string }> {
-  private constructor(private readonly child: ChildProcess) {}
-
-  static fork<C extends { op: string }, R extends { op: string }>(script: string): IpcChild<C, R> {
-    const child = fork(join(__dirname, script), [], {
-      execArgv: ['-r', join(__dirname, 'swc-register.js')],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    return new IpcChild<C, R>(child);
-  }
-
-  get pid(): number {
-    return this.child.pid ?? -1;
-  }
-
-  request<Op extends Reply['op']>(command: Command, expected: Op): Promise<Extract<Reply, { op: Op }>> {
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null): void => reject(new Error(`${command.op}: exited with ${code}`));
-      this.child.once('exit', onExit);
-      this.child.once('message', (reply: Reply | { op: 'failed'; error: string }) => {
-        this.child.off('exit', onExit);
-        if (reply.op === expected) resolve(reply as Extract<Reply, { op: Op }>);
-        else reject(new Error(`${command.op}: ${'error' in reply ? reply.error : reply.op}`));
-      });
-      this.child.send(command);
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
-  }
-}
-
 function report(result: StreamResult, started: Date, loadAtStart: number, args: readonly string[]): string[] {
   const { settings, gateway, bare, cores } = result;
   const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : `${Math.round(v)} ms`);
