@@ -1,5 +1,5 @@
 import { SchemaOptions, Static, TLiteral, TSchema, Type } from '@sinclair/typebox';
-import { JsonNumber } from '../../market/json-number';
+import { JsonNumber, JsonNumberList } from '../../market/json-number';
 
 /**
  * Building blocks of the wire schemas: decimals as strings in plain notation, times and ids as the
@@ -122,14 +122,16 @@ export function nullable<T extends TSchema>(schema: T) {
 
 /**
  * A record as the API builds it from a schema: every JSON number may be a JsonNumber, which the
- * body is written with every digit of (ids and exact decimals beyond a binary double), and arrays
- * may be read-only.
+ * body is written with every digit of (ids and exact decimals beyond a binary double), an array of
+ * numbers a JsonNumberList, and arrays may be read-only.
  */
 export type WireRecord<T extends TSchema> = WithExactNumbers<Static<T>>;
 type WithExactNumbers<T> = T extends number
   ? T | JsonNumber
-  : T extends (infer U)[]
-    ? readonly WithExactNumbers<U>[]
-    : T extends object
-      ? { [K in keyof T]: WithExactNumbers<T[K]> }
-      : T;
+  : T extends number[]
+    ? readonly (number | JsonNumber)[] | JsonNumberList
+    : T extends (infer U)[]
+      ? readonly WithExactNumbers<U>[]
+      : T extends object
+        ? { [K in keyof T]: WithExactNumbers<T[K]> }
+        : T;

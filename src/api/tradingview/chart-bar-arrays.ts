@@ -1,17 +1,17 @@
 import { Candle } from '../../market/candle-stats';
 import { toFixedScale } from '../../market/decimal';
-import { JsonNumber } from '../../market/json-number';
+import { JsonNumberList } from '../../market/json-number';
 import { MarketInfo } from '../../market/market-info';
 import { unixSecondsOf } from './chart-query';
 
 /** Bars as TradingView's and the UDF datafeed's column arrays. */
 export interface BarArrays {
-  readonly t: number[];
-  readonly o: JsonNumber[];
-  readonly h: JsonNumber[];
-  readonly l: JsonNumber[];
-  readonly c: JsonNumber[];
-  readonly v: JsonNumber[];
+  readonly t: JsonNumberList;
+  readonly o: JsonNumberList;
+  readonly h: JsonNumberList;
+  readonly l: JsonNumberList;
+  readonly c: JsonNumberList;
+  readonly v: JsonNumberList;
 }
 
 /**
@@ -19,15 +19,14 @@ export interface BarArrays {
  * scale, as the listings publish them, written as bare JSON numbers with exactly those digits.
  */
 export function barArrays(market: MarketInfo, bars: readonly Candle[]): BarArrays {
-  const price = (text: string) => new JsonNumber(toFixedScale(text, market.priceScale));
-  const arrays: BarArrays = { t: [], o: [], h: [], l: [], c: [], v: [] };
-  for (const bar of bars) {
-    arrays.t.push(unixSecondsOf(bar.start));
-    arrays.o.push(price(bar.open));
-    arrays.h.push(price(bar.high));
-    arrays.l.push(price(bar.low));
-    arrays.c.push(price(bar.close));
-    arrays.v.push(new JsonNumber(toFixedScale(bar.volume, market.amountScale)));
-  }
-  return arrays;
+  const { priceScale, amountScale } = market;
+  const column = (text: (bar: Candle) => string) => new JsonNumberList(bars.map(text));
+  return {
+    t: column((bar) => String(unixSecondsOf(bar.start))),
+    o: column((bar) => toFixedScale(bar.open, priceScale)),
+    h: column((bar) => toFixedScale(bar.high, priceScale)),
+    l: column((bar) => toFixedScale(bar.low, priceScale)),
+    c: column((bar) => toFixedScale(bar.close, priceScale)),
+    v: column((bar) => toFixedScale(bar.volume, amountScale)),
+  };
 }
