@@ -105,7 +105,7 @@ describe('chart bars through upstream faults', () => {
   });
 });
 
-/** Two ingest replicas on one Redis, charts from an API replica: one ingest is killed mid-flow. */
+/** Two ingest replicas on one Redis, charts from an API replica: one ingest is killed mid-flow, then restarted. */
 describe('chart bars through an ingest replica killed', () => {
   let stack: ScaleStack;
   let listed: string[];
@@ -119,7 +119,7 @@ describe('chart bars through an ingest replica killed', () => {
   }, 60_000);
   afterAll(() => stack?.close(), 30_000);
 
-  it('1-minute bars exact after the owner of the market is killed and the other takes over', async () => {
+  it('1-minute bars exact after the owner of the market is killed, and again once it is restarted and takes the market back', async () => {
     const run: ChartRun = {
       sandbox: stack.sandbox,
       store: stack.reader,
@@ -127,21 +127,33 @@ describe('chart bars through an ingest replica killed', () => {
       listed,
       firstMinute,
     };
-    const owner = (await stack.view.leases([INSTRUMENT])).get(INSTRUMENT)?.owner;
-    const victim = stack.ingest.find((replica) => replica.name === owner)!;
-    const survivor = stack.ingest.find((replica) => replica !== victim)!;
-    await setFlow(stack.sandbox, FLOW);
-    await sleep(500);
-    victim.signal('SIGKILL');
-    await waitFor(
-      async () => (await stack.view.leases([INSTRUMENT])).get(INSTRUMENT)?.owner === survivor.name,
-      'the market taken over',
-      LEASE_TTL_MS + 10_000,
-      100,
-    );
+    const ownerOf = async () => (await stack.view.leases([INSTRUMENT])).get(INSTRUMENT)?.owner;
+    const killOwnerMidFlow = async () => {
+      const owner = await ownerOf();
+      const victim = stack.ingest.find((replica) => replica.name === owner)!;
+      const survivor = stack.ingest.find((replica) => replica !== victim)!;
+      await setFlow(stack.sandbox, FLOW);
+      await sleep(500);
+      victim.signal('SIGKILL');
+      await waitFor(
+        async () => (await ownerOf()) === survivor.name,
+        'the market taken over',
+        LEASE_TTL_MS + 10_000,
+        100,
+      );
+      return victim;
+    };
+
+    const victim = await killOwnerMidFlow();
     await settled(run);
     await expectExactBars(run, '/tradingview/history', 1);
-  }, 40_000);
+
+    await stack.restartIngest(victim);
+    await stack.untilOwned();
+    await killOwnerMidFlow();
+    await settled(run);
+    await expectExactBars(run, '/tradingview/history', 1);
+  }, 60_000);
 });
 
 /** One stack's parts that the bars are checked through. */

@@ -41,6 +41,7 @@ export class ScaleStack {
     readonly ingest: GatewayProcess[],
     readonly api: GatewayProcess[],
     private readonly apiEnv: Record<string, string>,
+    private readonly startIngest: (name: string) => Promise<GatewayProcess>,
   ) {
     this.view = new ClusterView(admin);
   }
@@ -60,15 +61,15 @@ export class ScaleStack {
           : { UPSTREAM_EMAIL: 'demo@example.com', UPSTREAM_PASSWORD: 'demo' }),
         ...options.ingestEnv,
       };
+      const startIngest = (name: string) =>
+        startGatewayProcess({
+          role: 'ingest',
+          name,
+          env: ingestEnv,
+          tuning: { leaseTtlMs: LEASE_TTL_MS, ...options.ingestTuning },
+        });
       const started = await Promise.all([
-        ...Array.from({ length: options.ingest }, (_, index) =>
-          startGatewayProcess({
-            role: 'ingest',
-            name: `ingest-${index + 1}`,
-            env: ingestEnv,
-            tuning: { leaseTtlMs: LEASE_TTL_MS, ...options.ingestTuning },
-          }),
-        ),
+        ...Array.from({ length: options.ingest }, (_, index) => startIngest(`ingest-${index + 1}`)),
         ...Array.from({ length: options.api ?? 0 }, (_, index) =>
           startGatewayProcess({
             role: 'api',
@@ -89,6 +90,7 @@ export class ScaleStack {
         started.filter((replica) => replica.role === 'ingest'),
         started.filter((replica) => replica.role === 'api'),
         apiEnv,
+        startIngest,
       );
     } catch (error) {
       await Promise.all(processes.map((replica) => replica.stop(2_000)));
@@ -137,6 +139,15 @@ export class ScaleStack {
       throw error;
     }
     this.api[index] = restarted;
+    return restarted;
+  }
+
+  /** Starts an ingest replica again under its name, once it has stopped or been killed. */
+  async restartIngest(replica: GatewayProcess): Promise<GatewayProcess> {
+    const index = this.ingest.indexOf(replica);
+    await replica.stop(2_000);
+    const restarted = await this.startIngest(replica.name);
+    this.ingest[index] = restarted;
     return restarted;
   }
 
