@@ -39,6 +39,10 @@ const LAYERS = {
     mayImport: ['store', 'upstream/reconnect-backoff', 'config', 'logging'],
     why: "src/scheduler runs ingest's jobs on Redis: it imports store, config, logging and of upstream only the reconnect backoff it shares with the clients; ingest imports it.",
   },
+  recording: {
+    mayImport: ['market', 'config', 'logging'],
+    why: 'src/recording writes and reads recordings of what the exchange sent and the gateway published: it imports market, config and logging; ingest and the replay commands import it.',
+  },
   ingest: {
     mayImport: ['market', 'upstream', 'store', 'scheduler', 'health', 'config', 'logging'],
     why: 'src/ingest carries the data from upstream into store: it imports upstream, store, market and the supporting layers, never api.',
