@@ -35,7 +35,7 @@ import { describeMachine } from './machine';
  * - Bars: each market's 1-minute bars rebuilt from the streamed trades, for the minutes streamed
  *   whole, against `/tradingview/history` once they closed.
  *
- *   node -r ./test/bench/swc-register.js test/bench/tradingview-streaming-bench.ts          about 90 s
+ *   node -r ./test/bench/swc-register.js test/bench/tradingview-streaming-bench.ts          about 2 min (30 s phases)
  *   ... tradingview-streaming-bench.ts --full                                            about 22 min (10-minute phases)
  *
  * Needs `npm run build` first (it runs dist/main.js).
@@ -159,6 +159,10 @@ async function main(): Promise<void> {
     print(`## TradingView streaming\n\n${describeMachine()}\n`);
     print('| Figure | Value |\n|---|---|');
     for (const [name, value] of rows) print(`| ${name} | ${value} |`);
+    if (alike < count || mismatched > 0) {
+      process.stderr.write('streaming: connections unalike or bars unequal to /history\n');
+      process.exitCode = 1;
+    }
   } finally {
     for (const connection of connections) connection.close();
     await bare.close();
