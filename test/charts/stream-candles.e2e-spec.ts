@@ -1,8 +1,6 @@
-import { retentionHorizon } from '../../src/ingest/chart-backfill';
 import { canonicalDecimal, compareCanonical, toDecimal, ZERO } from '../../src/market/decimal';
-import { DAY_MS } from '../../src/market/trade-window';
-import { BAR_ARCHIVE, BarArchive } from '../../src/store/bar-archive';
 import { historyBars } from '../support/chart-truth';
+import { untilBackfilled } from '../support/chart-backfill';
 import { waitFor } from '../support/fault-run';
 import { Frame, StreamClient } from '../support/stream-client';
 import { startTestStack, TestStack } from '../support/start-test-stack';
@@ -18,8 +16,6 @@ interface ListedTrade {
 const INSTRUMENT = 'btc_usdt';
 const CHANNEL = `candles.${INSTRUMENT}.1`;
 const MINUTE = 60_000;
-/** `CHART_HISTORY_DAYS` unset. */
-const DEFAULT_HISTORY_DAYS = 365;
 
 describe('GET /stream, candles channels', () => {
   let stack: TestStack;
@@ -111,15 +107,7 @@ describe('GET /stream, candles channels', () => {
   }, 150_000);
 
   it('starts a week and a month from the chart history before the trade window, as /history has them', async () => {
-    const archive = stack.app.app.get<BarArchive>(BAR_ARCHIVE);
-    await waitFor(
-      async () =>
-        ((await archive.readBackfill(INSTRUMENT)).coveredFrom ?? Infinity) <=
-        retentionHorizon(Date.now(), DEFAULT_HISTORY_DAYS * DAY_MS),
-      'the backfill done',
-      60_000,
-      200,
-    );
+    await untilBackfilled(stack.app, INSTRUMENT);
     // With the flow stopped and its last trade served, the open bars stand still.
     await setFlow(stack.sandbox, 0);
     const truth = await readTruth(stack.sandbox, INSTRUMENT);

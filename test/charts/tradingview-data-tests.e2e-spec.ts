@@ -1,9 +1,8 @@
-import { retentionHorizon } from '../../src/ingest/chart-backfill';
 import { DAY_MS } from '../../src/market/trade-window';
-import { BAR_ARCHIVE, BarArchive } from '../../src/store/bar-archive';
 import { parseExactJson } from '../../src/upstream/exact-json';
 import { MarketViews } from '../../src/api/views/market-views';
 import { canonical, ChartBar, compareTrades, historyBars, rollUp, truthBars } from '../support/chart-truth';
+import { untilBackfilled } from '../support/chart-backfill';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { FeedReader, field } from '../support/tradingview-feed';
@@ -15,8 +14,6 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 /** Hours of sandbox history: six past the 24-hour trade window, served from the exchange's candles. */
 const HISTORY_HOURS = 30;
-/** `CHART_HISTORY_DAYS` unset. */
-const DEFAULT_HISTORY_DAYS = 365;
 
 /**
  * TradingView's data tests, played against the whole service on the sandbox: every figure is checked
@@ -58,15 +55,7 @@ describe("TradingView's data tests on the sandbox", () => {
     four = [0, 1, 2, 3].map(() => new FeedReader(url));
     await waitFor(() => four.every((reader) => reader.response !== undefined), 'four responses');
     firstMinute = Date.now() - (Date.now() % MINUTE_MS) + MINUTE_MS;
-    const archive = stack.app.app.get<BarArchive>(BAR_ARCHIVE);
-    await waitFor(
-      async () =>
-        ((await archive.readBackfill(INSTRUMENT)).coveredFrom ?? Infinity) <=
-        retentionHorizon(Date.now(), DEFAULT_HISTORY_DAYS * DAY_MS),
-      'the backfill done',
-      60_000,
-      200,
-    );
+    await untilBackfilled(stack.app, INSTRUMENT);
   }, 90_000);
   afterAll(async () => {
     for (const reader of four) reader.close();
