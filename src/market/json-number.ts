@@ -15,7 +15,7 @@ export class JsonNumber {
 
 // `JSON.rawJSON` takes a primitive only: a list is written as a marked string, unmarked by `toJson`.
 const LIST_MARK = '\u0002';
-const MARKED_LIST = /"\\u0002(-?[\d.,-]*)"/g;
+const MARKED_LIST = /"\\u0002([\d.,-]*)"/g;
 
 /**
  * Decimals written into JSON as one array of bare numbers with exactly these texts: one string for
