@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { canonical, ChartBar, historyBars, truthBars } from '../support/chart-truth';
-import { FeedReader } from '../support/tradingview-feed';
+import { ChartBar, historyBars } from '../support/chart-truth';
+import { FeedReader, streamedBars, streamedTrade } from '../support/tradingview-feed';
 import { readTruth, setFlow } from '../support/truth';
 import type { RunningSandbox } from 'sandbox-exchange';
 import type { BareFeedCommand, BareFeedReply } from './bare-feed-process';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   try {
     await gateway.waitFor(`${url}/health/ready`, 120_000);
     await untilQuiet(gateway, IDLE_CORES, 60_000);
-    const symbols = await symbolsOf(url, sandbox.url);
+    const symbols = await symbolsOf(url);
 
     progress(`streaming: ${settings.seconds} s of trades without readers`);
     const idle = await phase(exchange, gateway, settings);
@@ -104,13 +104,13 @@ async function main(): Promise<void> {
       const streamed = first.lines
         .map((line, at) => ({ line, at }))
         .filter(({ line }) => line.includes('"f":"t"') && line.includes(`"id":"${symbol}"`))
-        .map(({ line, at }) => ({ ...tradeOf(line), arrival: first.arrivals[at] }));
+        .map(({ line, at }) => ({ ...streamedTrade(line), arrival: first.arrivals[at] }));
       for (const trade of streamed) {
         const time = atExchange.get(tradeKey(trade.price, trade.amount, trade.time));
         if (time !== undefined) delays.push(trade.arrival - time);
       }
       const [from, to] = wholeMinutes(read);
-      const built = barsOf(streamed.filter((trade) => trade.time >= from && trade.time < to));
+      const built = streamedBars(streamed.filter((trade) => trade.time >= from && trade.time < to));
       const response = await fetch(
         `${url}/tradingview/history?symbol=${symbol}&resolution=1&from=${from / 1000}&to=${to / 1000 - 1}`,
       );
@@ -190,12 +190,12 @@ async function phase(exchange: RunningSandbox, gateway: MainProcess, settings: S
   return { startedAt, endedAt, cpuSeconds: gateway.cpuSeconds() - before };
 }
 
-/** TradingView's symbol of each sandbox market the gateway lists. */
-async function symbolsOf(url: string, sandboxUrl: string): Promise<Map<string, string>> {
+/** TradingView's symbol of each market the gateway lists, from its own mirror of the exchange's markets. */
+async function symbolsOf(url: string): Promise<Map<string, string>> {
   const listed = new Set(
     ((await (await fetch(`${url}/tradingview/symbol_info`)).json()) as { symbol: string[] }).symbol,
   );
-  const info = (await (await fetch(`${sandboxUrl}/frontoffice/api/info`)).json()) as {
+  const info = (await (await fetch(`${url}/frontoffice/api/info`)).json()) as {
     pairs: Record<string, unknown>;
   };
   const symbols = new Map<string, string>();
@@ -214,21 +214,9 @@ function wholeMinutes(phase: Phase): [number, number] {
   ];
 }
 
-function tradeOf(line: string): { price: string; amount: string; time: number } {
-  const trade = JSON.parse(line) as { p: number; s: number; t: number };
-  const text = (name: string) => new RegExp(`"${name}":([^,}]+)`).exec(line)![1];
-  return { price: canonical(text('p')), amount: canonical(text('s')), time: trade.t * 1000 };
-}
-
 /** A trade by its price, amount and second (the feed's time is in seconds). */
 function tradeKey(price: string, amount: string, time: number): string {
   return `${price}|${amount}|${Math.floor(time / 1000)}`;
-}
-
-function barsOf(trades: readonly { price: string; amount: string; time: number }[]): ChartBar[] {
-  return truthBars(
-    trades.map((trade, at) => ({ ...trade, id: String(at).padStart(9, '0'), side: 'buy' as const })),
-  );
 }
 
 function mismatchedBars(built: readonly ChartBar[], served: readonly ChartBar[]): number {

@@ -5,7 +5,7 @@ import { canonical, ChartBar, compareTrades, historyBars, rollUp, truthBars } fr
 import { untilBackfilled } from '../support/chart-backfill';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-import { FeedReader, field } from '../support/tradingview-feed';
+import { FeedReader, field, streamedBars, streamedTrade } from '../support/tradingview-feed';
 import { readTruth, setFlow } from '../support/truth';
 
 const INSTRUMENT = 'btc_usdt';
@@ -145,12 +145,8 @@ describe("TradingView's data tests on the sandbox", () => {
         four.map((reader) =>
           reader
             .of('t', SYMBOL)
-            .map((line) => ({
-              time: Number(field(line, 't')),
-              price: field(line, 'p'),
-              amount: field(line, 's'),
-            }))
-            .filter((trade) => trade.time * 1000 >= firstMinute),
+            .map(streamedTrade)
+            .filter((trade) => trade.time >= firstMinute),
         );
       await waitFor(
         () => streamed().every((trades) => trades.length >= made.length),
@@ -159,7 +155,7 @@ describe("TradingView's data tests on the sandbox", () => {
       const [first, ...others] = streamed();
       expect(first).toHaveLength(made.length);
       for (const other of others) expect(other).toEqual(first);
-      const built = barsOf(first);
+      const built = streamedBars(first);
       expect(built.length).toBeGreaterThanOrEqual(2);
       const served = historyBars(await history('1', firstMinute / 1000, Math.floor(Date.now() / 1000)));
       expect(served).toEqual(built);
@@ -202,16 +198,3 @@ describe("TradingView's data tests on the sandbox", () => {
     }));
   }
 });
-
-/** 1-minute bars of streamed trades (in the order sent), with the tests' own arithmetic. */
-function barsOf(trades: readonly { time: number; price: string; amount: string }[]): ChartBar[] {
-  return truthBars(
-    trades.map((trade, at) => ({
-      id: String(at).padStart(9, '0'),
-      price: canonical(trade.price),
-      amount: canonical(trade.amount),
-      side: 'buy',
-      time: trade.time * 1000,
-    })),
-  );
-}

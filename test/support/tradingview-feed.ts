@@ -1,4 +1,5 @@
 import { get, IncomingMessage } from 'node:http';
+import { canonical, ChartBar, truthBars } from './chart-truth';
 
 /** One reader of `/tradingview/streaming`: the response, its lines as sent with their arrival, and how it ended. */
 export class FeedReader {
@@ -47,4 +48,24 @@ export function field(line: string, name: string): string {
   const match = new RegExp(`"${name}":("[^"]*"|[^,}]+)`).exec(line);
   if (!match) throw new Error(`${name} missing in ${line}`);
   return match[1];
+}
+
+/** A streamed trade: its price and size as canonical decimal text, its time in Unix ms (sent in seconds). */
+export interface StreamedTrade {
+  readonly price: string;
+  readonly amount: string;
+  readonly time: number;
+}
+
+export function streamedTrade(line: string): StreamedTrade {
+  return {
+    price: canonical(field(line, 'p')),
+    amount: canonical(field(line, 's')),
+    time: Number(field(line, 't')) * 1000,
+  };
+}
+
+/** 1-minute bars of streamed trades, in the order they were sent, with the tests' own arithmetic. */
+export function streamedBars(trades: readonly StreamedTrade[]): ChartBar[] {
+  return truthBars(trades.map((trade, at) => ({ ...trade, id: String(at).padStart(9, '0'), side: 'buy' })));
 }
