@@ -148,8 +148,15 @@ describe('chart bars through an ingest replica killed', () => {
     await settled(run);
     await expectExactBars(run, '/tradingview/history', 1);
 
-    await stack.restartIngest(victim);
-    await stack.untilOwned();
+    const restarted = await stack.restartIngest(victim);
+    await waitFor(
+      async () =>
+        (await stack.view.ownersOf(listed)).get(restarted.name)?.length === Math.floor(listed.length / 2) &&
+        (await stack.view.exactlyOneLiveOwner(listed, stack.ingest)).ok,
+      'the restarted replica live on its share of the markets',
+      30_000,
+      200,
+    );
     await killOwnerMidFlow();
     await settled(run);
     await expectExactBars(run, '/tradingview/history', 1);
