@@ -35,16 +35,16 @@ const common = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Most e2e suites spend their time waiting on servers, processes and timers: twelve of the longest
-  // used one core between three workers. A third worker on two cores fills that waiting.
-  maxWorkers: 3,
+  // Most e2e suites spend their time waiting on servers, processes, timers and whole chart minutes:
+  // with three workers the suite kept two cores about three quarters busy. A fourth fills the waiting.
+  maxWorkers: 4,
   // Node.js keeps the contexts of the test files a worker ran alive, with all they loaded: an e2e
   // worker grew to 1.7 GB and then took longer to exit than Jest waits (500 ms) on a loaded machine.
   // Recycled past this size, a worker stays small enough to exit in time.
   workerIdleMemoryLimit: '512MB',
   // Integration suites start real servers; a global option, so it cannot live in the e2e project.
   testTimeout: 30000,
-  // The longest suites first, also on a fresh clone, so that the two workers finish together.
+  // The longest suites first, also on a fresh clone, so that the workers finish together.
   testSequencer: path.join(__dirname, 'scripts/slowest-first-sequencer.js'),
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '\\.spec\\.ts$' },
