@@ -43,9 +43,13 @@ const LAYERS = {
     mayImport: ['market', 'config', 'logging'],
     why: 'src/recording writes and reads recordings of what the exchange sent and the gateway published: it imports market, config and logging; ingest and the replay commands import it.',
   },
+  replay: {
+    mayImport: ['market', 'upstream', 'recording', 'config', 'logging'],
+    why: "src/replay reads recordings back (book-at, the player): it imports recording, the exchange's decoders in upstream, market, config and logging; nothing imports it.",
+  },
   ingest: {
-    mayImport: ['market', 'upstream', 'store', 'scheduler', 'health', 'config', 'logging'],
-    why: 'src/ingest carries the data from upstream into store: it imports upstream, store, market and the supporting layers, never api.',
+    mayImport: ['market', 'upstream', 'store', 'scheduler', 'health', 'recording', 'config', 'logging'],
+    why: 'src/ingest carries the data from upstream into store (and into a recording): it imports upstream, store, market, recording and the supporting layers, never api.',
   },
   api: {
     mayImport: ['market', 'store', 'health', 'config', 'logging'],

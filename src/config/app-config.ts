@@ -234,6 +234,21 @@ export class AppConfig {
   @Integer({ min: 0, max: 3_650 })
   CHART_HISTORY_DAYS = 365;
 
+  // Recordings: what the exchange sent and the gateway published, for replay and inquiry.
+
+  /** A directory the ingest records into (hourly compressed files, see docs/recordings.md); unset: no recording. */
+  @IsOptional()
+  @FilePath()
+  RECORD_DIR?: string = undefined;
+
+  /** Hours a recording file is kept after it closes; older ones are deleted. */
+  @Integer({ min: 1, max: 87_600 })
+  RECORD_RETENTION_HOURS = 168;
+
+  /** The most the recordings in RECORD_DIR may take, in megabytes; the oldest files go first. */
+  @Integer({ min: 1, max: 100_000_000 })
+  RECORD_MAX_MB = 10_240;
+
   // Data files.
 
   /** JSON file with asset names and withdraw/deposit data (see README). */

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CatalogFollower } from './catalog/catalog-follower';
+import { IngestRecorder } from './ingest-recorder';
 import { IngestSchedule } from './ingest-schedule';
 import { IngestedInstruments } from './ingested-instruments';
 import { InstrumentPipeline } from './instrument-pipeline';
@@ -29,6 +30,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(OwnerRequestHandler) private readonly ownerRequests: OwnerRequestHandler,
     @Inject(IngestedInstruments) private readonly instruments: IngestedInstruments,
     @Inject(ShutdownSignal) private readonly shutdown: ShutdownSignal,
+    @Inject(IngestRecorder) private readonly recorder: IngestRecorder,
   ) {}
 
   pipelines(): InstrumentPipeline[] {
@@ -36,6 +38,7 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   onApplicationBootstrap(): void {
+    this.recorder.start();
     this.upstream.start();
     this.writer.start();
     this.schedule.startRefresher();
@@ -49,7 +52,8 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
 
   /**
    * Before the store closes: no more jobs or leases taken, the last changes flushed, then the leases
-   * released so that other replicas take over at once, then the upstream connections end.
+   * released so that other replicas take over at once, then the upstream connections end, and the
+   * recording with them.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.shutdown.abort();
@@ -61,5 +65,6 @@ export class IngestService implements OnApplicationBootstrap, BeforeApplicationS
     await this.writer.stop();
     await this.ownership.release();
     await this.upstream.stop();
+    await this.recorder.stop();
   }
 }

@@ -28,6 +28,7 @@ import { TRADE_FEED, TradeFeed } from './feeds/trade-feed';
 import { IngestMetrics } from './ingest-metrics';
 import { IngestReadiness } from './ingest-readiness';
 import { IngestSchedule } from './ingest-schedule';
+import { IngestRecorder } from './ingest-recorder';
 import { IngestService } from './ingest-service';
 import { IngestedInstruments } from './ingested-instruments';
 import { LocalOwnerRequests } from './owner-requests/local-owner-requests';
@@ -219,6 +220,7 @@ export class IngestModule {
       imports: [SchedulerModule.forRoot(config)],
       providers: [
         IngestService,
+        IngestRecorder,
         ShutdownSignal,
         UpstreamConnections,
         IngestedInstruments,

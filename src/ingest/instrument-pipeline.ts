@@ -257,6 +257,17 @@ export class InstrumentPipeline {
   }
 
   /** The store may not hold what this pipeline wrote (a failed write, a store that lost its data). */
+  /** The whole book as held now, with its version and sync state: a recording's checkpoint. */
+  bookNow(): { version: number; state: SyncOutcome['state']; bids: PriceLevel[]; asks: PriceLevel[] } {
+    const book = this.sync.book;
+    return {
+      version: book.version,
+      state: this.sync.state,
+      bids: book.levels('bid'),
+      asks: book.levels('ask'),
+    };
+  }
+
   replaceOnNextWrite(): void {
     this.replaceNeeded = true;
   }

@@ -23,7 +23,8 @@ export interface WriteSource {
 }
 
 export interface WriterEvents {
-  onWritten(instruments: number, durationMs: number): void;
+  /** `stored`: the writes of the batch the store took, the fenced ones left out. */
+  onWritten(stored: readonly InstrumentWrite[], durationMs: number): void;
   onFailed(error: Error): void;
   /** Another writer owns the instrument now: this one must stop writing it. */
   onFenced(instrument: string): void;
@@ -129,10 +130,17 @@ export class StateWriter {
     const started = performance.now();
     try {
       const outcomes = await this.store.write(batch);
+      const fenced = new Set<string>();
       for (const outcome of outcomes)
-        if (outcome.result === 'fenced') this.events.onFenced(outcome.instrument);
+        if (outcome.result === 'fenced') {
+          fenced.add(outcome.instrument);
+          this.events.onFenced(outcome.instrument);
+        }
       this.failing = false;
-      this.events.onWritten(batch.length, performance.now() - started);
+      this.events.onWritten(
+        fenced.size === 0 ? batch : batch.filter((write) => !fenced.has(write.instrument)),
+        performance.now() - started,
+      );
     } catch (error) {
       this.failing = true;
       for (const pipeline of owners.values()) pipeline.replaceOnNextWrite();

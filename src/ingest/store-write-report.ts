@@ -1,9 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InstrumentWrite } from '../store/state-store';
 import { IngestMetrics } from './ingest-metrics';
+import { IngestRecorder } from './ingest-recorder';
 import { INSTRUMENT_OWNERSHIP, InstrumentOwnership } from './ownership/instrument-ownership';
 import { WriterEvents } from './state-writer';
 
-/** Counts the writer's outcomes, logs a store outage once, and hands fenced instruments to ownership. */
+/**
+ * Counts the writer's outcomes, logs a store outage once, hands fenced instruments to ownership and
+ * what was stored to the recorder.
+ */
 @Injectable()
 export class StoreWriteReport implements WriterEvents {
   private readonly logger = new Logger(StoreWriteReport.name);
@@ -12,9 +17,11 @@ export class StoreWriteReport implements WriterEvents {
   constructor(
     @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
     @Inject(INSTRUMENT_OWNERSHIP) private readonly ownership: InstrumentOwnership,
+    @Inject(IngestRecorder) private readonly recorder: IngestRecorder,
   ) {}
 
-  onWritten(_instruments: number, durationMs: number): void {
+  onWritten(stored: readonly InstrumentWrite[], durationMs: number): void {
+    this.recorder.published(stored);
     this.metrics.storeWrites.inc({ result: 'written' });
     this.metrics.storeWriteDuration.observe(durationMs / 1000);
     if (this.storeFailing) this.logger.log('store writes succeed again');

@@ -30,7 +30,9 @@ export class RecordingReader {
   constructor(readonly path: string) {}
 
   async *items(): AsyncGenerator<RecordedItem> {
-    const gunzip = createReadStream(this.path).pipe(createGunzip());
+    const file = createReadStream(this.path);
+    await new Promise<void>((resolve, reject) => file.once('open', () => resolve()).once('error', reject));
+    const gunzip = file.pipe(createGunzip());
     gunzip.setEncoding('utf8');
     let rest = '';
     let line = 0;
@@ -52,6 +54,10 @@ export class RecordingReader {
       }
       this.cutAfterLine = line;
       return;
+    } finally {
+      // A caller that stops early (it found its moment) must not leave the file open.
+      file.destroy();
+      gunzip.destroy();
     }
     if (rest !== '') {
       this.problems.push({ line: line + 1, message: 'the last line has no end' });

@@ -12,6 +12,7 @@ import { RestClient } from './rest/rest-client';
 import { TokenBucketBudget } from './rest/token-bucket-budget';
 import { UpstreamRejections } from './upstream-rejections';
 import { UpstreamSettings } from './upstream-settings';
+import { UpstreamTap } from './upstream-tap';
 
 export const UPSTREAM_SETTINGS = Symbol('UpstreamSettings');
 export const REQUEST_BUDGET = Symbol('RequestBudget');
@@ -58,6 +59,7 @@ export class UpstreamModule {
         { provide: UPSTREAM_SETTINGS, useValue: settings },
         { provide: REQUEST_BUDGET, inject: [AppConfig], useFactory: createRequestBudget },
         RequestBudgetLifecycle,
+        UpstreamTap,
         {
           provide: UpstreamRejections,
           inject: [Registry],
@@ -66,19 +68,20 @@ export class UpstreamModule {
         },
         {
           provide: RestClient,
-          inject: [REQUEST_BUDGET, UpstreamRejections],
-          useFactory: (budget: RequestBudget, rejections: UpstreamRejections) =>
+          inject: [REQUEST_BUDGET, UpstreamRejections, UpstreamTap],
+          useFactory: (budget: RequestBudget, rejections: UpstreamRejections, tap: UpstreamTap) =>
             new RestClient({
               baseUrl: settings.baseUrl,
               budget,
               logger: new Logger(RestClient.name),
               rejections,
+              tap,
             }),
         },
         {
           provide: HubClient,
-          inject: [Tuning, UpstreamRejections],
-          useFactory: (tuning: Tuning, rejections: UpstreamRejections) =>
+          inject: [Tuning, UpstreamRejections, UpstreamTap],
+          useFactory: (tuning: Tuning, rejections: UpstreamRejections, tap: UpstreamTap) =>
             new HubClient({
               baseUrl: settings.baseUrl,
               keepAliveIntervalMs: tuning.upstreamKeepAliveMs,
@@ -86,12 +89,13 @@ export class UpstreamModule {
               readBatchMs: UPSTREAM_READ_BATCH_MS,
               logger: new Logger(HubClient.name),
               rejections,
+              tap,
             }),
         },
         {
           provide: GatewayClient,
-          inject: [Tuning, UpstreamRejections],
-          useFactory: (tuning: Tuning, rejections: UpstreamRejections) =>
+          inject: [Tuning, UpstreamRejections, UpstreamTap],
+          useFactory: (tuning: Tuning, rejections: UpstreamRejections, tap: UpstreamTap) =>
             new GatewayClient({
               wsUrl: settings.wsUrl,
               authUrl: settings.authUrl,
@@ -101,10 +105,11 @@ export class UpstreamModule {
               readBatchMs: UPSTREAM_READ_BATCH_MS,
               logger: new Logger(GatewayClient.name),
               rejections,
+              tap,
             }),
         },
       ],
-      exports: [UPSTREAM_SETTINGS, REQUEST_BUDGET, RestClient, HubClient, GatewayClient],
+      exports: [UPSTREAM_SETTINGS, REQUEST_BUDGET, RestClient, HubClient, GatewayClient, UpstreamTap],
     };
   }
 }

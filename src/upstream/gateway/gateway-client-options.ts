@@ -1,3 +1,4 @@
+import { UpstreamTap } from '../upstream-tap';
 import { GatewayCredentials } from './gateway-login';
 import { ReconnectDelays } from '../reconnect-backoff';
 import { RejectionSink } from '../upstream-rejections';
@@ -30,6 +31,8 @@ export interface GatewayClientOptions {
   readonly logger?: GatewayLogger;
   /** Counts and logs every frame and payload skipped as unreadable (default: logged, rate-limited). */
   readonly rejections?: RejectionSink;
+  /** Hears every frame received (a recorder). */
+  readonly tap?: UpstreamTap;
   /** Wall clock in Unix milliseconds: the receive times handed to subscriptions. */
   readonly now?: () => number;
   /** Uniform in [0, 1): the jitter of the reconnect backoff. */

@@ -1,3 +1,4 @@
+import { UpstreamTap } from '../upstream-tap';
 import { ExactJson, isJsonObject } from '../exact-json';
 import {
   GATEWAY_DEFAULTS,
@@ -106,6 +107,7 @@ export class GatewayClient {
   private readonly backoff: ReconnectBackoff;
   private readonly logger: GatewayLogger;
   private readonly rejections: RejectionSink;
+  private readonly tap?: UpstreamTap;
   private readonly now: () => number;
   private readonly userAgent: string;
   private readonly readBatchMs: number;
@@ -160,6 +162,7 @@ export class GatewayClient {
     this.backoff = new ReconnectBackoff(options.reconnect, options.random);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
+    this.tap = options.tap;
     this.now = options.now ?? Date.now;
     this.userAgent = options.userAgent ?? GATEWAY_DEFAULTS.userAgent;
     this.readBatchMs = options.readBatchMs ?? 0;
@@ -361,6 +364,7 @@ export class GatewayClient {
       readBatchMs: this.readBatchMs,
       shownUrl: this.displayUrl,
       now: this.now,
+      tap: this.tap && ((text, receivedAt) => this.tap!.frame(text, receivedAt)),
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),
         onMalformed: (kind, reason) => this.malformed(kind, reason),

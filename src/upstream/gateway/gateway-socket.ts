@@ -28,7 +28,12 @@ export interface GatewaySocketOptions {
   readonly shownUrl: string;
   readonly now: () => number;
   readonly hooks: GatewaySocketHooks;
+  /** Hears every frame received but those in UNRECORDED, as its text (a recorder). */
+  readonly tap?: (text: string, receivedAt: number) => void;
 }
+
+/** Not handed to the tap: Ping replies are noise, and the login's reply may carry the session. */
+const UNRECORDED: ReadonlySet<string> = new Set(['Ping', 'WebAuthenticateUser']);
 
 export interface RequestOptions {
   readonly timeoutMs: number;
@@ -196,6 +201,8 @@ export class GatewaySocket {
   private receive(text: string): void {
     const receivedAt = this.options.now();
     const decoded = decodeFrame(text);
+    if (this.options.tap && !(decoded.ok && UNRECORDED.has(decoded.frame.name)))
+      this.options.tap(text, receivedAt);
     if (!decoded.ok) {
       this.options.hooks.onMalformed(decoded.kind, decoded.reason);
       const answer = decoded.answer;

@@ -8,7 +8,7 @@ import {
   TransferFormat,
 } from '@microsoft/signalr';
 import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
-import { readBookItem } from './book-item-codec';
+import { BookItem, readBookItem } from './book-item-codec';
 import { readHubFormBookItem } from './book-item-reader';
 import { RejectionReason } from '../upstream-rejections';
 
@@ -58,7 +58,11 @@ export class ExactJsonHubProtocol implements IHubProtocol {
   readonly version = 1;
   readonly transferFormat = TransferFormat.Text;
 
-  constructor(private readonly onMalformed: (error: MalformedHubMessageError) => void = () => undefined) {}
+  constructor(
+    private readonly onMalformed: (error: MalformedHubMessageError) => void = () => undefined,
+    /** Hears every record but pings, as received, with the instrument of a Book item (see UpstreamTap). */
+    private readonly onRecord?: (record: string, instrument: string | undefined) => void,
+  ) {}
 
   parseMessages(input: string | ArrayBuffer, logger: ILogger | null): HubMessage[] {
     if (typeof input !== 'string') {
@@ -73,7 +77,9 @@ export class ExactJsonHubProtocol implements IHubProtocol {
       try {
         const message = this.readMessage(record, logger ?? NullLogger.instance);
         if (message) messages.push(message);
+        if (this.onRecord && message?.type !== MessageType.Ping) this.onRecord(record, instrumentOf(message));
       } catch (error) {
+        this.onRecord?.(record, undefined);
         const kind = error instanceof NotJsonError ? 'not-json' : 'invalid-message';
         this.onMalformed(new MalformedHubMessageError(kind, (error as Error).message, record));
       }
@@ -131,6 +137,10 @@ export class ExactJsonHubProtocol implements IHubProtocol {
 }
 
 class NotJsonError extends Error {}
+
+function instrumentOf(message: HubMessage | undefined): string | undefined {
+  return message?.type === MessageType.StreamItem ? (message.item as BookItem).instrument : undefined;
+}
 
 function present(value: ExactJson | undefined): boolean {
   return value !== undefined && value !== null;

@@ -7,6 +7,7 @@ import {
 } from '@microsoft/signalr';
 import { BookStream, BookStreamHost } from './book-stream';
 import { BookListener, BookSubscription } from './book-subscription';
+import { UpstreamTap } from '../upstream-tap';
 import { ExactJsonHubProtocol, MalformedHubMessageError } from './exact-json-hub-protocol';
 import { joiningHubFrames } from './joined-hub-frames';
 import { HubClientLogger, officialClientLogger, SILENT_HUB_LOGGER } from './hub-client-logger';
@@ -69,6 +70,8 @@ export interface HubClientOptions {
   readonly logger?: HubClientLogger;
   /** Counts and logs every message and stream item skipped as unreadable (default: logged, rate-limited). */
   readonly rejections?: RejectionSink;
+  /** Hears every message received (a recorder). */
+  readonly tap?: UpstreamTap;
   /** Wall clock in Unix milliseconds: the receive time of each book message. */
   readonly now?: () => number;
   /** Uniform in [0, 1): the jitter of the backoff. */
@@ -137,7 +140,11 @@ export class HubClient {
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     this.now = options.now ?? Date.now;
-    this.protocol = new ExactJsonHubProtocol((error) => this.skipMalformedMessage(error));
+    const tap = options.tap;
+    this.protocol = new ExactJsonHubProtocol(
+      (error) => this.skipMalformedMessage(error),
+      tap && ((record, instrument) => tap.hub(record, instrument, this.now())),
+    );
     this.starter = new StreamStarter(
       () => this.connectedConnection(),
       MAX_STARTING_STREAMS,

@@ -1,3 +1,4 @@
+import { UpstreamTap } from '../upstream-tap';
 import { BookMessage } from '../../market/book-update';
 import { MAX_CANDLES } from '../../market/candle-interval';
 import { Candle } from '../../market/candle-stats';
@@ -35,6 +36,8 @@ export interface RestClientOptions {
   readonly logger?: RestLogger;
   /** Counts and logs every body and market entry rejected as unreadable (default: logged, rate-limited). */
   readonly rejections?: RejectionSink;
+  /** Hears the body of every successful answer (a recorder). */
+  readonly tap?: UpstreamTap;
 }
 
 export interface CallOptions {
@@ -92,6 +95,7 @@ export class RestClient {
   private readonly now: () => number;
   private readonly logger: RestLogger;
   private readonly rejections: RejectionSink;
+  private readonly tap?: UpstreamTap;
 
   constructor(options: RestClientOptions) {
     this.baseUrl = checkBaseUrl(options.baseUrl);
@@ -102,6 +106,7 @@ export class RestClient {
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? SILENT;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
+    this.tap = options.tap;
     if (!(this.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
     if (!Number.isInteger(this.retry.maxAttempts) || this.retry.maxAttempts < 1) {
       throw new RangeError('retry.maxAttempts must be a positive integer');
@@ -168,6 +173,7 @@ export class RestClient {
         continue;
       }
       permit.release();
+      this.tap?.rest(path + new URL(url).search, text, receivedAt);
       let body: ExactJson;
       try {
         body = parseExactJson(text);
