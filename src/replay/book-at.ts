@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { PriceLevel } from '../market/book-update';
+import { SyncState } from '../market/sync-state';
+import { Trade } from '../market/trade';
+import { RecordingProblem, RecordingReader } from '../recording/recording-reader';
+import { FeedGap, RecordedMarket } from './recorded-market';
+import { filesAt, RecordingFile, recordingFiles, UnreadableFile } from './recording-files';
+
+/** Gaps this close to the moment asked about are reported with it. */
+const GAP_WINDOW_MS = 5 * 60_000;
+const LAST_TRADES = 50;
+
+/** What a recording says one market was at one moment (see docs/recordings.md). */
+export interface BookAtAnswer {
+  readonly instrument: string;
+  readonly at: string;
+  /** The process whose recording answered, and its file. */
+  readonly process: string;
+  readonly file: string;
+  readonly book: {
+    readonly version: number;
+    readonly state: SyncState;
+    readonly bids: readonly PriceLevel[];
+    readonly asks: readonly PriceLevel[];
+  };
+  /** The newest trades known at the moment, newest first. */
+  readonly trades: readonly Trade[];
+  /** The listing figures last published before the moment, and when. */
+  readonly published?: { readonly at: string; readonly figures: unknown };
+  /** Feed outages within five minutes of the moment; `to` absent: not over by the file's end. */
+  readonly gaps: readonly { readonly feed: string; readonly from: string; readonly to?: string }[];
+  /** What could not be read: damaged lines, a file cut short, files of another format. */
+  readonly problems: readonly string[];
+}
+
+export class BookAtError extends Error {}
+
+/**
+ * The book, trades, published figures and feed gaps of `instrument` at `at` (Unix ms), as the
+ * recording in `dir` holds them: each process's file of that moment is replayed from its start (a
+ * checkpoint of every book) up to the moment, and the process that last heard of the market answers.
+ */
+export async function bookAt(dir: string, instrument: string, at: number): Promise<BookAtAnswer> {
+  if (!existsSync(dir)) throw new BookAtError(`no directory ${dir}`);
+  const { files, unreadable } = await recordingFiles(dir);
+  const candidates = filesAt(files, at);
+  if (candidates.length === 0)
+    throw new BookAtError(
+      files.length === 0
+        ? `no recording in ${dir}${unreadable.length > 0 ? ` (${describeUnreadable(unreadable)})` : ''}`
+        : `the recording starts at ${iso(files[0].header.openedAt)}, after ${iso(at)}`,
+    );
+  const replays = await Promise.all(candidates.map((file) => replay(file, instrument, at)));
+  const answering = replays
+    .filter((replay) => replay.market.lastEventAt !== undefined)
+    .sort((a, b) => b.market.lastEventAt! - a.market.lastEventAt!)[0];
+  if (!answering)
+    throw new BookAtError(`${instrument}: nothing recorded of it between the file's start and ${iso(at)}`);
+  const { market, file } = answering;
+  const problems = [
+    ...unreadable.map(({ path, message }) => `${path}: ${message}`),
+    ...replays.flatMap((replay) => replay.problems),
+  ];
+  return {
+    instrument,
+    at: iso(at),
+    process: file.header.process,
+    file: file.path,
+    book: market.book(),
+    trades: market.lastTrades(LAST_TRADES),
+    ...(market.published
+      ? { published: { at: iso(market.published.at), figures: market.published.figures } }
+      : {}),
+    gaps: market.gaps
+      .filter((gap) => gap.from <= at + GAP_WINDOW_MS && (gap.to ?? Infinity) >= at - GAP_WINDOW_MS)
+      .map(shownGap),
+    problems,
+  };
+}
+
+interface Replay {
+  readonly file: RecordingFile;
+  readonly market: RecordedMarket;
+  readonly problems: string[];
+}
+
+/** Replays `file` up to `at` for the market, and on for the gaps' sake until the window after it. */
+async function replay(file: RecordingFile, instrument: string, at: number): Promise<Replay> {
+  const market = new RecordedMarket(instrument, file.header.openedAt);
+  const reader = new RecordingReader(file.path);
+  for await (const item of reader.items()) {
+    if (item.at > at + GAP_WINDOW_MS) break;
+    // After the moment only the gaps are read, which leave the book as it was.
+    if (item.at <= at || item.kind === 'gap') market.take(item);
+  }
+  const problems = reader.problems.map(
+    ({ line, message }: RecordingProblem) => `${file.path}, line ${line}: ${message}`,
+  );
+  if (reader.cutAfterLine !== undefined)
+    problems.push(`${file.path}: cut short after line ${reader.cutAfterLine}; read up to there`);
+  return { file, market, problems };
+}
+
+function shownGap(gap: FeedGap): { feed: string; from: string; to?: string } {
+  return { feed: gap.feed, from: iso(gap.from), ...(gap.to !== undefined ? { to: iso(gap.to) } : {}) };
+}
+
+function describeUnreadable(files: readonly UnreadableFile[]): string {
+  return files.map(({ path, message }) => `${path}: ${message}`).join('; ');
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
