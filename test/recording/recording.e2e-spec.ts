@@ -6,10 +6,18 @@ import { isDeepStrictEqual, promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RecordedItem } from '../../src/recording/recording-format';
 import { RecordingReader } from '../../src/recording/recording-reader';
-import { InstrumentHead } from '../../src/store/state-store';
+import { InstrumentHead, StateStore } from '../../src/store/state-store';
+import { loadConfig } from '../../src/config/load-config';
+import { MarketViews } from '../../src/api/views/market-views';
+import { recordingFiles } from '../../src/replay/recording-files';
+import { RecordingPlayer } from '../../src/replay/recording-player';
+import { startApp } from '../../src/start-app';
+import { DATA_FILES } from '../../src/start-config';
+import { STATE_STORE } from '../../src/store/store.module';
+import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { waitFor } from '../support/fault-run';
 import { startTestStack, TestStack } from '../support/start-test-stack';
-import { expectConverges, readTruth, setFault, setFlow, Truth } from '../support/truth';
+import { compareWithTruth, expectConverges, readTruth, setFault, setFlow, Truth } from '../support/truth';
 
 const INSTRUMENT = 'btc_usdt';
 const BOOK_AT = join(__dirname, '../../dist/replay/book-at-main.js');
@@ -68,6 +76,9 @@ describe('the recording of a run with faults', () => {
   const moments: Moment[] = [];
   const items: RecordedItem[] = [];
   let file: string;
+  let listed: string[] = [];
+  /** Every market's truth when the recording stopped. */
+  const finalTruths = new Map<string, Truth>();
 
   async function still(): Promise<void> {
     await expectConverges(stack.sandbox, stack.store, [INSTRUMENT], 20_000);
@@ -102,6 +113,11 @@ describe('the recording of a run with faults', () => {
     await setFault(stack.sandbox, 'skip-version', false);
     await flowFor(500);
     await still();
+    listed = stack.app.app
+      .get(MarketViews)
+      .markets()
+      .map((market) => market.instrument);
+    for (const instrument of listed) finalTruths.set(instrument, await readTruth(stack.sandbox, instrument));
     await stack.close();
     const files = readdirSync(dir).filter((name) => name.endsWith('.mdg.gz'));
     file = join(dir, files.sort().at(-1)!);
@@ -183,6 +199,55 @@ describe('the recording of a run with faults', () => {
         .map((gap) => gap.feed)
         .sort(),
     ).toEqual(['gateway', 'hub']);
+  });
+
+  it('played at full speed into a fresh gateway, ends with every book equal to the truth at the end', async () => {
+    const { files } = await recordingFiles(dir);
+    const player = await RecordingPlayer.start({
+      files,
+      speed: Infinity,
+      host: '127.0.0.1',
+      port: 0,
+      report: () => undefined,
+    });
+    const config = loadConfig(
+      {
+        UPSTREAM_BASE_URL: player.url,
+        UPSTREAM_EMAIL: 'operator@example.com',
+        UPSTREAM_PASSWORD: 'replayed',
+        HOST: '127.0.0.1',
+        PORT: '0',
+      },
+      DATA_FILES,
+    );
+    const gateway = await startApp(config, resolveUpstream(config), ['error']);
+    try {
+      const store = gateway.app.get<StateStore>(STATE_STORE);
+      expect(listed.length).toBeGreaterThan(1);
+      await waitFor(
+        async () => {
+          for (const instrument of listed) {
+            const comparison = await compareWithTruth(
+              store,
+              finalTruths.get(instrument)!,
+              instrument,
+              Date.now(),
+              {
+                trades: false,
+              },
+            );
+            if (!comparison.matches) return false;
+          }
+          return true;
+        },
+        'every replayed book equal to the truth at the end',
+        30_000,
+      );
+      expect((await player.ended).records).toBe(items.length);
+    } finally {
+      await gateway.close();
+      await player.close();
+    }
   });
 
   it('reads a file cut short, a damaged line and an unknown format, and says where each is', async () => {
