@@ -5,6 +5,7 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -515,6 +516,68 @@ describe('trial value set', () => {
     expect(manifest().get<IConfigMap>('ConfigMap', NAME).data!.SANDBOX).toBeUndefined();
     expect(environment(gatewayContainer(manifest().deployment(`${NAME}-ingest`))).SANDBOX).toBe('true');
     expect(environment(gatewayContainer(manifest().deployment(`${NAME}-api`))).SANDBOX).toBeUndefined();
+  });
+});
+
+describe('recordings', () => {
+  const RECORDINGS = '/var/lib/market-data-gateway/recordings';
+
+  async function render(values: Record<string, unknown>): Promise<RenderedManifest> {
+    const result = await helm.template({ files: ['default-values.yaml'], values });
+    expect([result.ok, result.stderr]).toEqual([true, '']);
+    return new RenderedManifest(result.stdout);
+  }
+
+  it('are off by default: no claim, no RECORD_DIR', () => {
+    expect(rendered.defaults.ofKind('PersistentVolumeClaim')).toEqual([]);
+    for (const role of ['api', 'ingest'])
+      expect(
+        environment(gatewayContainer(rendered.defaults.deployment(`${NAME}-${role}`))).RECORD_DIR,
+      ).toBeUndefined();
+  });
+
+  it('on, give the ingest pods a claim, each a directory of its pod name on it, and leave the API pods out', async () => {
+    const on = await render({
+      recording: { enabled: true, size: '50Gi', storageClass: 'fast', retentionHours: 48 },
+    });
+    const claim = on.get<IPersistentVolumeClaim>('PersistentVolumeClaim', `${NAME}-recordings`);
+    expect(claim.spec).toMatchObject({
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: 'fast',
+      resources: { requests: { storage: '50Gi' } },
+    });
+    const ingest = on.deployment(`${NAME}-ingest`);
+    expect(environment(gatewayContainer(ingest))).toMatchObject({
+      RECORD_DIR: RECORDINGS,
+      RECORD_RETENTION_HOURS: '48',
+      RECORD_MAX_MB: '9216',
+    });
+    expect(gatewayContainer(ingest).volumeMounts).toContainEqual({
+      name: 'recordings',
+      mountPath: RECORDINGS,
+      subPathExpr: '$(POD_NAME)',
+    });
+    expect(ingest.spec!.template.spec!.volumes).toContainEqual({
+      name: 'recordings',
+      persistentVolumeClaim: { claimName: `${NAME}-recordings` },
+    });
+    const api = on.deployment(`${NAME}-api`);
+    expect(environment(gatewayContainer(api)).RECORD_DIR).toBeUndefined();
+    expect(api.spec!.template.spec!.volumes!.map((volume) => volume.name)).not.toContain('recordings');
+  });
+
+  it('on a claim of your own create none, and record in the combined pods too', async () => {
+    const own = await render({
+      mode: 'combined',
+      recording: { enabled: true, existingClaim: 'kept-recordings' },
+    });
+    expect(own.ofKind('PersistentVolumeClaim')).toEqual([]);
+    const all = own.deployment(`${NAME}-all`);
+    expect(environment(gatewayContainer(all)).RECORD_DIR).toBe(RECORDINGS);
+    expect(all.spec!.template.spec!.volumes).toContainEqual({
+      name: 'recordings',
+      persistentVolumeClaim: { claimName: 'kept-recordings' },
+    });
   });
 });
 

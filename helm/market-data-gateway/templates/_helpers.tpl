@@ -186,6 +186,18 @@ envFrom:
 env:
   - name: ROLE
     value: {{ .role }}
+  {{- if include "mdg.records" . }}
+  - name: POD_NAME
+    valueFrom:
+      fieldRef:
+        fieldPath: metadata.name
+  - name: RECORD_DIR
+    value: /var/lib/market-data-gateway/recordings
+  - name: RECORD_RETENTION_HOURS
+    value: {{ $root.Values.recording.retentionHours | quote }}
+  - name: RECORD_MAX_MB
+    value: {{ $root.Values.recording.maxMegabytesPerPod | quote }}
+  {{- end }}
   {{- with include "mdg.nodeOptions" .values }}
   - name: NODE_OPTIONS
     value: {{ . | quote }}
@@ -234,15 +246,26 @@ env:
 {{- end }}
 
 {{/* Volumes every gateway pod mounts: a writable /tmp, and the assets file when there is one. */}}
+{{/* Whether the pods of `role` (in .role, the chart in .root) record: the ingesting roles, when on. */}}
+{{- define "mdg.records" -}}
+{{- if and .root.Values.recording.enabled (ne .role "api") }}true{{- end }}
+{{- end }}
+
 {{- define "mdg.volumes" -}}
+{{- $root := .root -}}
 volumes:
   - name: tmp
     emptyDir:
       sizeLimit: 64Mi
-  {{- if include "mdg.hasAssets" . }}
+  {{- if include "mdg.records" . }}
+  - name: recordings
+    persistentVolumeClaim:
+      claimName: {{ $root.Values.recording.existingClaim | default (printf "%s-recordings" (include "mdg.fullname" $root)) }}
+  {{- end }}
+  {{- if include "mdg.hasAssets" $root }}
   - name: assets
     configMap:
-      name: {{ include "mdg.fullname" . }}-assets
+      name: {{ include "mdg.fullname" $root }}-assets
       items:
         - key: assets.json
           path: assets.json
@@ -253,7 +276,12 @@ volumes:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
-  {{- if include "mdg.hasAssets" . }}
+  {{- if include "mdg.records" . }}
+  - name: recordings
+    mountPath: /var/lib/market-data-gateway/recordings
+    subPathExpr: $(POD_NAME)
+  {{- end }}
+  {{- if include "mdg.hasAssets" .root }}
   - name: assets
     mountPath: /etc/market-data-gateway
     readOnly: true
@@ -334,8 +362,8 @@ spec:
           {{- end }}
           resources:
             {{- toYaml $values.resources | nindent 12 }}
-          {{- include "mdg.volumeMounts" $root | nindent 10 }}
-      {{- include "mdg.volumes" $root | nindent 6 }}
+          {{- include "mdg.volumeMounts" (dict "root" $root "role" .role) | nindent 10 }}
+      {{- include "mdg.volumes" (dict "root" $root "role" .role) | nindent 6 }}
       {{- with $values.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}
