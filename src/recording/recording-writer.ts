@@ -17,9 +17,14 @@ export interface RecordingWriterOptions {
   readonly onError: (error: Error) => void;
 }
 
+/** Lines are gathered up to about this many characters before they go to the compressor. */
+const BATCH_CHARS = 64 * 1024;
+
 interface OpenFile {
   readonly path: string;
   readonly gzip: Gzip;
+  pending: string[];
+  pendingLength: number;
   fd?: number;
   readonly endsAt: number;
 }
@@ -56,14 +61,27 @@ export class RecordingWriter {
 
   write(item: RecordedItem): void {
     if (this.closed) return;
-    this.fileFor(item.at).gzip.write(encodeItem(item));
+    const file = this.fileFor(item.at);
+    const line = encodeItem(item);
+    file.pending.push(line);
+    file.pendingLength += line.length;
+    if (file.pendingLength >= BATCH_CHARS) this.drain(file);
   }
 
   /** Writes out what is buffered, as a whole compressed block a reader can read. */
   flush(): Promise<void> {
     const file = this.current;
     if (!file) return Promise.resolve();
+    this.drain(file);
     return new Promise((resolve) => file.gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+  }
+
+  /** Hands the lines gathered to the compressor in one write: one native call a batch, not one a record. */
+  private drain(file: OpenFile): void {
+    if (file.pending.length === 0) return;
+    file.gzip.write(file.pending.join(''));
+    file.pending = [];
+    file.pendingLength = 0;
   }
 
   async close(): Promise<void> {
@@ -79,7 +97,13 @@ export class RecordingWriter {
     if (this.current) void this.end(this.current);
     const { dir, process, rotateMs } = this.options;
     const path = join(dir, recordingFileName(process, at));
-    const file: OpenFile = { path, gzip: createGzip(), endsAt: at - (at % rotateMs) + rotateMs };
+    const file: OpenFile = {
+      path,
+      gzip: createGzip(),
+      pending: [],
+      pendingLength: 0,
+      endsAt: at - (at % rotateMs) + rotateMs,
+    };
     try {
       file.fd = openSync(path, 'a');
     } catch (error) {
@@ -105,6 +129,7 @@ export class RecordingWriter {
   }
 
   private end(file: OpenFile): Promise<void> {
+    this.drain(file);
     return new Promise((resolve) => {
       file.gzip.once('end', () => {
         if (file.fd !== undefined) closeSync(file.fd);
