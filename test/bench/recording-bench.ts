@@ -26,6 +26,7 @@ import { describeMachine } from './machine';
  *   ... recording-bench.ts --full                                                      phases of 120 s
  *   ... recording-bench.ts --seconds 60 --burst 5000
  *   ... recording-bench.ts --cpu-prof-dir prof       a CPU profile of the recording gateway
+ *   ... recording-bench.ts --keep-dir rec            the recording kept there, to profile book-at on
  *
  * Needs `npm run build` first (it runs dist/main.js).
  */
@@ -40,11 +41,12 @@ async function main(): Promise<void> {
       seconds: { type: 'string' },
       burst: { type: 'string', default: '2000' },
       'cpu-prof-dir': { type: 'string' },
+      'keep-dir': { type: 'string' },
     },
   });
   const seconds = positive(values.seconds ?? (values.full ? '120' : '20'), '--seconds');
   const burst = positive(values.burst!, '--burst');
-  const dir = mkdtempSync(join(tmpdir(), 'mdg-recording-bench-'));
+  const dir = values['keep-dir'] ?? mkdtempSync(join(tmpdir(), 'mdg-recording-bench-'));
   const sandbox = await startSandboxProcess({});
   const gateways: MainProcess[] = [];
   try {
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
   } finally {
     for (const gateway of gateways) await gateway.stop();
     await sandbox.process.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!values['keep-dir']) rmSync(dir, { recursive: true, force: true });
   }
 }
 
