@@ -1,6 +1,7 @@
-import { LevelUpdate, PriceLevel } from '../market/book-update';
+import { PriceLevel } from '../market/book-update';
 import { BookSynchronizer } from '../market/book-synchronizer';
 import { RecordedItem } from '../recording/recording-format';
+import { checkpointSnapshot, finishLoad } from './checkpoint-snapshot';
 import { isJsonObject, parseExactJson } from '../upstream/exact-json';
 import { decodeFrame, FrameType, IncomingFrame } from '../upstream/gateway/gateway-frame';
 import { level2Instruments } from '../upstream/gateway/level2-codec';
@@ -27,7 +28,7 @@ interface RecordedReply {
   readonly instruments: readonly number[];
 }
 
-const DEPTH_PATH = /^\/marketdata\/instruments\/([^/?]+)\/depth$/;
+const DEPTH_PATH = /^\/marketdata\/instruments\/[^/?]+\/depth$/;
 
 /**
  * The exchange as a recording says it was at the player's clock: each market's book (rebuilt as the
@@ -48,7 +49,7 @@ export class PlayerState {
       case 'hub':
         return this.hubRecord(item);
       case 'rest':
-        this.restAnswer(item);
+        this.takeRest(item);
         return undefined;
       case 'frame':
         return this.frame(item.data);
@@ -69,24 +70,8 @@ export class PlayerState {
   }
 
   /** The newest answer to exactly `pathAndQuery`, else the newest to its path. */
-  restAnswer(pathAndQuery: string): string | undefined;
-  restAnswer(item: RecordedItem): void;
-  restAnswer(what: string | RecordedItem): string | undefined {
-    if (typeof what === 'string') return this.rest.get(what) ?? this.rest.get(what.split('?')[0]);
-    const source = what.source ?? '';
-    this.rest.set(source, what.data);
-    this.rest.set(source.split('?')[0], what.data);
-    const depth = DEPTH_PATH.exec(source.split('?')[0]);
-    if (depth) {
-      try {
-        const snapshot = decodeDepth(parseExactJson(what.data), what.at);
-        this.sync(snapshot.instrument, what.at).onRestSnapshot(snapshot, what.at);
-        this.finishLoad(snapshot.instrument, what.at);
-      } catch {
-        // An answer the ingest could not read either changed no book.
-      }
-    }
-    return undefined;
+  restAnswer(pathAndQuery: string): string | undefined {
+    return this.rest.get(pathAndQuery) ?? this.rest.get(pathAndQuery.split('?')[0]);
   }
 
   /** The `o` of the newest recorded reply to `name`; for `instrumentId`, the newest whose rows name it. */
@@ -99,27 +84,28 @@ export class PlayerState {
     return undefined;
   }
 
+  private takeRest(item: RecordedItem): void {
+    const source = item.source ?? '';
+    const path = source.split('?')[0];
+    this.rest.set(source, item.data);
+    this.rest.set(path, item.data);
+    if (!DEPTH_PATH.test(path)) return;
+    try {
+      const snapshot = decodeDepth(parseExactJson(item.data), item.at);
+      const sync = this.sync(snapshot.instrument, item.at);
+      sync.onRestSnapshot(snapshot, item.at);
+      finishLoad(sync, item.at);
+    } catch {
+      // An answer the ingest could not read either changed no book.
+    }
+  }
+
   private checkpoint(item: RecordedItem): void {
-    const checkpoint = JSON.parse(item.data) as {
-      version: number;
-      state: string;
-      bids: PriceLevel[];
-      asks: PriceLevel[];
-    };
-    if (checkpoint.state !== 'live' || !item.instrument) return;
-    const updates: LevelUpdate[] = [
-      ...checkpoint.bids.map(([price, amount]): LevelUpdate => ({ side: 'bid', price, amount })),
-      ...checkpoint.asks.map(([price, amount]): LevelUpdate => ({ side: 'ask', price, amount })),
-    ];
-    const snapshot = {
-      instrument: item.instrument,
-      version: checkpoint.version,
-      snapshot: true,
-      updates,
-      time: item.at,
-    };
-    this.sync(item.instrument, item.at).onRestSnapshot(snapshot, item.at);
-    this.finishLoad(item.instrument, item.at);
+    const snapshot = checkpointSnapshot(item);
+    if (!snapshot) return;
+    const sync = this.sync(snapshot.instrument, item.at);
+    sync.onRestSnapshot(snapshot, item.at);
+    finishLoad(sync, item.at);
   }
 
   private hubRecord(item: RecordedItem): Played | undefined {
@@ -132,7 +118,7 @@ export class PlayerState {
       const sync = this.sync(instrument, item.at);
       sync.tick(item.at);
       sync.onStreamMessage(book, item.at);
-      this.finishLoad(instrument, item.at);
+      finishLoad(sync, item.at);
     } catch {
       return undefined;
     }
@@ -161,11 +147,6 @@ export class PlayerState {
       this.books.set(instrument, sync);
     }
     return sync;
-  }
-
-  private finishLoad(instrument: string, at: number): void {
-    const sync = this.books.get(instrument)!;
-    while (sync.loadPending) sync.continueLoad(at);
   }
 }
 

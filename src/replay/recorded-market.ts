@@ -1,10 +1,11 @@
 import { MessageType } from '@microsoft/signalr';
-import { BookMessage, LevelUpdate, PriceLevel } from '../market/book-update';
+import { BookMessage, PriceLevel } from '../market/book-update';
 import { BookSynchronizer } from '../market/book-synchronizer';
 import { GatewayInstrument } from '../market/gateway-records';
 import { SyncState } from '../market/sync-state';
 import { Trade } from '../market/trade';
 import { RecordedItem } from '../recording/recording-format';
+import { checkpointSnapshot, finishLoad } from './checkpoint-snapshot';
 import { parseExactJson } from '../upstream/exact-json';
 import { decodeFrame, FrameType, IncomingFrame } from '../upstream/gateway/gateway-frame';
 import { decodeInstruments } from '../upstream/gateway/instruments-codec';
@@ -15,14 +16,6 @@ import { decodeTrades, hasTradesOf } from '../upstream/gateway/trade-rows-codec'
 import { BookItem, bookMessageOf } from '../upstream/hub/book-item-codec';
 import { ExactJsonHubProtocol, RECORD_SEPARATOR } from '../upstream/hub/exact-json-hub-protocol';
 import { decodeDepth } from '../upstream/rest/depth-codec';
-
-/** The book as a checkpoint holds it (see IngestRecorder). */
-interface Checkpoint {
-  readonly version: number;
-  readonly state: SyncState;
-  readonly bids: readonly PriceLevel[];
-  readonly asks: readonly PriceLevel[];
-}
 
 /** A feed that went down and, unless `to` is undefined, came back. */
 export interface FeedGap {
@@ -76,8 +69,7 @@ export class RecordedMarket {
     this.gatewayBook.tick(item.at);
     switch (item.kind) {
       case 'checkpoint':
-        if (item.instrument === this.instrument)
-          this.checkpoint(JSON.parse(item.data) as Checkpoint, item.at);
+        if (item.instrument === this.instrument) this.checkpoint(item);
         return;
       case 'hub':
         if (item.instrument === this.instrument) this.hubItem(item.data, item.at);
@@ -113,22 +105,12 @@ export class RecordedMarket {
       .slice(0, count);
   }
 
-  private checkpoint(checkpoint: Checkpoint, at: number): void {
-    if (checkpoint.state !== 'live') return;
-    const updates: LevelUpdate[] = [
-      ...checkpoint.bids.map(([price, amount]): LevelUpdate => ({ side: 'bid', price, amount })),
-      ...checkpoint.asks.map(([price, amount]): LevelUpdate => ({ side: 'ask', price, amount })),
-    ];
-    const snapshot: BookMessage = {
-      instrument: this.instrument,
-      version: checkpoint.version,
-      snapshot: true,
-      updates,
-      time: at,
-    };
-    this.hubBook.onRestSnapshot(snapshot, at);
-    this.finishLoad(this.hubBook, at);
-    this.lastEventAt = at;
+  private checkpoint(item: RecordedItem): void {
+    const snapshot = checkpointSnapshot(item);
+    if (!snapshot) return;
+    this.hubBook.onRestSnapshot(snapshot, item.at);
+    finishLoad(this.hubBook, item.at);
+    this.lastEventAt = item.at;
   }
 
   private hubItem(record: string, at: number): void {
@@ -143,7 +125,7 @@ export class RecordedMarket {
     this.hubMessages++;
     this.lastEventAt = at;
     this.hubBook.onStreamMessage(book, at);
-    this.finishLoad(this.hubBook, at);
+    finishLoad(this.hubBook, at);
   }
 
   private restSnapshot(text: string, at: number): void {
@@ -155,9 +137,9 @@ export class RecordedMarket {
     }
     this.lastEventAt = at;
     this.hubBook.onRestSnapshot(snapshot, at);
-    this.finishLoad(this.hubBook, at);
+    finishLoad(this.hubBook, at);
     this.gatewayBook.onRestSnapshot(snapshot, at);
-    this.finishLoad(this.gatewayBook, at);
+    finishLoad(this.gatewayBook, at);
   }
 
   private frame(text: string, at: number): void {
@@ -183,7 +165,7 @@ export class RecordedMarket {
       this.lastEventAt = at;
       if (name === LEVEL2_EVENT) this.gatewayBook.onStreamMessage(message, at);
       else this.gatewayBook.onRestSnapshot(message, at);
-      this.finishLoad(this.gatewayBook, at);
+      finishLoad(this.gatewayBook, at);
     } else if (name === 'SubscribeTrades' || TRADE_EVENT_NAMES.has(name)) {
       if (hasTradesOf(payload, id)) this.addTrades(decodeTrades(payload, this.names, name), at);
     } else if (name === 'GetTradesHistory') {
@@ -211,11 +193,6 @@ export class RecordedMarket {
     const open = this.gaps.find((gap) => gap.feed === feed && gap.to === undefined);
     if (up && open) open.to = at;
     else if (!up && !open) this.gaps.push({ feed, from: at });
-  }
-
-  /** A snapshot loaded in slices is finished at once: the ingest finishes it within milliseconds. */
-  private finishLoad(sync: BookSynchronizer, at: number): void {
-    while (sync.loadPending) sync.continueLoad(at);
   }
 }
 
