@@ -41,15 +41,6 @@ export class IngestRecorder {
     @Inject(IngestedInstruments) private readonly instruments: IngestedInstruments,
   ) {}
 
-  get recording(): boolean {
-    return this.writer !== undefined;
-  }
-
-  /** The file written now, if recording. */
-  get path(): string | undefined {
-    return this.writer?.path;
-  }
-
   start(): void {
     const dir = this.config.RECORD_DIR;
     if (dir === undefined || this.writer) return;

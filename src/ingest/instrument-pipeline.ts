@@ -256,7 +256,6 @@ export class InstrumentPipeline {
     this.changed = true;
   }
 
-  /** The store may not hold what this pipeline wrote (a failed write, a store that lost its data). */
   /** The whole book as held now, with its version and sync state: a recording's checkpoint. */
   bookNow(): { version: number; state: SyncOutcome['state']; bids: PriceLevel[]; asks: PriceLevel[] } {
     const book = this.sync.book;
@@ -268,6 +267,7 @@ export class InstrumentPipeline {
     };
   }
 
+  /** The store may not hold what this pipeline wrote (a failed write, a store that lost its data). */
   replaceOnNextWrite(): void {
     this.replaceNeeded = true;
   }

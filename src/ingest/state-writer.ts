@@ -130,15 +130,15 @@ export class StateWriter {
     const started = performance.now();
     try {
       const outcomes = await this.store.write(batch);
-      const fenced = new Set<string>();
+      let fenced: Set<string> | undefined;
       for (const outcome of outcomes)
         if (outcome.result === 'fenced') {
-          fenced.add(outcome.instrument);
+          (fenced ??= new Set()).add(outcome.instrument);
           this.events.onFenced(outcome.instrument);
         }
       this.failing = false;
       this.events.onWritten(
-        fenced.size === 0 ? batch : batch.filter((write) => !fenced.has(write.instrument)),
+        fenced ? batch.filter((write) => !fenced.has(write.instrument)) : batch,
         performance.now() - started,
       );
     } catch (error) {

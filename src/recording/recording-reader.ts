@@ -64,6 +64,14 @@ export class RecordingReader {
     }
   }
 
+  /** What the reading met, one message each, named by the file: its damaged lines, where it was cut. */
+  messages(): string[] {
+    const messages = this.problems.map(({ line, message }) => `${this.path}, line ${line}: ${message}`);
+    if (this.cutAfterLine !== undefined)
+      messages.push(`${this.path}: cut short after line ${this.cutAfterLine}; read up to there`);
+    return messages;
+  }
+
   private take(text: string, line: number): RecordedItem | undefined {
     if (line === 1) {
       this.header = decodeHeader(text);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { PriceLevel } from '../market/book-update';
 import { SyncState } from '../market/sync-state';
 import { Trade } from '../market/trade';
-import { RecordingProblem, RecordingReader } from '../recording/recording-reader';
+import { RecordingReader } from '../recording/recording-reader';
 import { FeedGap, RecordedMarket } from './recorded-market';
 import { filesAt, RecordingFile, recordingFiles, UnreadableFile } from './recording-files';
 
@@ -93,12 +93,7 @@ async function replay(file: RecordingFile, instrument: string, at: number): Prom
     // After the moment only the gaps are read, which leave the book as it was.
     if (item.at <= at || item.kind === 'gap') market.take(item);
   }
-  const problems = reader.problems.map(
-    ({ line, message }: RecordingProblem) => `${file.path}, line ${line}: ${message}`,
-  );
-  if (reader.cutAfterLine !== undefined)
-    problems.push(`${file.path}: cut short after line ${reader.cutAfterLine}; read up to there`);
-  return { file, market, problems };
+  return { file, market, problems: reader.messages() };
 }
 
 function shownGap(gap: FeedGap): { feed: string; from: string; to?: string } {

@@ -1,13 +1,9 @@
+import { MessageType } from '@microsoft/signalr';
 import { WebSocket } from 'ws';
 import { RECORD_SEPARATOR } from '../upstream/hub/exact-json-hub-protocol';
 import { levelsJson, PlayerState } from './player-state';
 
 const PING_EVERY_MS = 5_000;
-const STREAM_ITEM = 2;
-const COMPLETION = 3;
-const STREAM_INVOCATION = 4;
-const CANCEL_INVOCATION = 5;
-const PING = 6;
 const INVOCATION_ID = /"invocationId":"(?:[^"\\]|\\.)*"/;
 
 interface BookStreamRequest {
@@ -30,7 +26,7 @@ export class PlayerHub {
 
   accept(socket: WebSocket): void {
     let handshaken = false;
-    const ping = setInterval(() => send(socket, { type: PING }), PING_EVERY_MS);
+    const ping = setInterval(() => send(socket, { type: MessageType.Ping }), PING_EVERY_MS);
     socket.on('close', () => {
       clearInterval(ping);
       for (const sockets of this.streams.values()) sockets.delete(socket);
@@ -69,16 +65,20 @@ export class PlayerHub {
 
   private receive(socket: WebSocket, message: BookStreamRequest): void {
     const invocationId = message.invocationId ?? '';
-    if (message.type === CANCEL_INVOCATION) {
+    if (message.type === MessageType.CancelInvocation) {
       for (const sockets of this.streams.values())
         if (sockets.get(socket) === invocationId) sockets.delete(socket);
       return;
     }
-    if (message.type !== STREAM_INVOCATION) return;
+    if (message.type !== MessageType.StreamInvocation) return;
     const instrument = String(message.arguments?.[0] ?? '').toLowerCase();
     const book = this.state.book(instrument);
     if (message.target?.toLowerCase() !== 'book' || !book) {
-      send(socket, { type: COMPLETION, invocationId, error: `Unknown instrument '${instrument}'.` });
+      send(socket, {
+        type: MessageType.Completion,
+        invocationId,
+        error: `Unknown instrument '${instrument}'.`,
+      });
       return;
     }
     // Bids ascending, as the hub writes them.
@@ -86,7 +86,7 @@ export class PlayerHub {
       `{"instrument":${JSON.stringify(instrument)},"bids":${levelsJson([...book.bids].reverse())},` +
       `"asks":${levelsJson(book.asks)},"version":${book.version},"snapshot":true}`;
     socket.send(
-      `{"type":${STREAM_ITEM},"invocationId":${JSON.stringify(invocationId)},"item":${item}}${RECORD_SEPARATOR}`,
+      `{"type":${MessageType.StreamItem},"invocationId":${JSON.stringify(invocationId)},"item":${item}}${RECORD_SEPARATOR}`,
     );
     let sockets = this.streams.get(instrument);
     if (!sockets) this.streams.set(instrument, (sockets = new Map()));

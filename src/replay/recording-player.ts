@@ -82,10 +82,12 @@ export class RecordingPlayer {
     const { from = -Infinity, to = Infinity } = this.options;
     let records = 0;
     let origin: { at: number; wall: number } | undefined;
+    let ended = false;
     for (const file of this.options.files) {
+      if (ended) break;
       const reader = new RecordingReader(file.path);
       for await (const item of reader.items()) {
-        if (this.stopped || item.at > to) break;
+        if ((ended = this.stopped || item.at > to)) break;
         if (item.at >= from) {
           origin ??= { at: item.at, wall: Date.now() };
           await this.waitFor(item, origin, ++records);
@@ -95,10 +97,7 @@ export class RecordingPlayer {
         if (played.to === 'hub') this.hub.send(played.instrument, played.record);
         else this.gateway.send(played.frame, played.instruments);
       }
-      for (const { line, message } of reader.problems)
-        this.options.report(`${file.path}, line ${line}: ${message}`);
-      if (reader.cutAfterLine !== undefined)
-        this.options.report(`${file.path}: cut short after line ${reader.cutAfterLine}; played up to there`);
+      for (const message of reader.messages()) this.options.report(message);
     }
     this.options.report(`played ${records} records; serving the state they left`);
     return { records };

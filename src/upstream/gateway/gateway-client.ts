@@ -364,7 +364,7 @@ export class GatewayClient {
       readBatchMs: this.readBatchMs,
       shownUrl: this.displayUrl,
       now: this.now,
-      tap: this.tap && ((text, receivedAt) => this.tap!.frame(text, receivedAt)),
+      tap: this.tap,
       hooks: {
         onEvent: (frame, receivedAt) => this.route(socket, frame, receivedAt),
         onMalformed: (kind, reason) => this.malformed(kind, reason),

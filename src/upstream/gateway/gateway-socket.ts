@@ -10,6 +10,7 @@ import {
 import { decodeFrame, DecodeFailure, encodeRequest, FrameType, IncomingFrame } from './gateway-frame';
 import { GatewayPayloadError } from './gateway-payload-error';
 import { openWebSocket } from '../read-batching';
+import { UpstreamTap } from '../upstream-tap';
 import { networkCause } from '../../logging/network-cause';
 
 /** What the socket reports to its owner, synchronously and in the order frames arrive. */
@@ -29,7 +30,7 @@ export interface GatewaySocketOptions {
   readonly now: () => number;
   readonly hooks: GatewaySocketHooks;
   /** Hears every frame received but those in UNRECORDED, as its text (a recorder). */
-  readonly tap?: (text: string, receivedAt: number) => void;
+  readonly tap?: UpstreamTap;
 }
 
 /** Not handed to the tap: Ping replies are noise, and the login's reply may carry the session. */
@@ -201,8 +202,8 @@ export class GatewaySocket {
   private receive(text: string): void {
     const receivedAt = this.options.now();
     const decoded = decodeFrame(text);
-    if (this.options.tap && !(decoded.ok && UNRECORDED.has(decoded.frame.name)))
-      this.options.tap(text, receivedAt);
+    const tap = this.options.tap;
+    if (tap?.listening && !(decoded.ok && UNRECORDED.has(decoded.frame.name))) tap.frame(text, receivedAt);
     if (!decoded.ok) {
       this.options.hooks.onMalformed(decoded.kind, decoded.reason);
       const answer = decoded.answer;

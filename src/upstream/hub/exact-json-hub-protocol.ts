@@ -11,6 +11,7 @@ import { ExactJson, isJsonObject, parseExactJson } from '../exact-json';
 import { BookItem, readBookItem } from './book-item-codec';
 import { readHubFormBookItem } from './book-item-reader';
 import { RejectionReason } from '../upstream-rejections';
+import { UpstreamTap } from '../upstream-tap';
 
 /** Ends every message of the JSON hub protocol. */
 export const RECORD_SEPARATOR = '\x1e';
@@ -60,8 +61,8 @@ export class ExactJsonHubProtocol implements IHubProtocol {
 
   constructor(
     private readonly onMalformed: (error: MalformedHubMessageError) => void = () => undefined,
-    /** Hears every record but pings, as received, with the instrument of a Book item (see UpstreamTap). */
-    private readonly onRecord?: (record: string, instrument: string | undefined) => void,
+    /** Hears every record but pings, as received, with the instrument of a Book item. */
+    private readonly tap?: UpstreamTap,
   ) {}
 
   parseMessages(input: string | ArrayBuffer, logger: ILogger | null): HubMessage[] {
@@ -77,9 +78,10 @@ export class ExactJsonHubProtocol implements IHubProtocol {
       try {
         const message = this.readMessage(record, logger ?? NullLogger.instance);
         if (message) messages.push(message);
-        if (this.onRecord && message?.type !== MessageType.Ping) this.onRecord(record, instrumentOf(message));
+        if (this.tap?.listening && message?.type !== MessageType.Ping)
+          this.tap.hub(record, instrumentOf(message));
       } catch (error) {
-        this.onRecord?.(record, undefined);
+        if (this.tap?.listening) this.tap.hub(record, undefined);
         const kind = error instanceof NotJsonError ? 'not-json' : 'invalid-message';
         this.onMalformed(new MalformedHubMessageError(kind, (error as Error).message, record));
       }

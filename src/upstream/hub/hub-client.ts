@@ -140,11 +140,7 @@ export class HubClient {
     this.logger = options.logger ?? SILENT_HUB_LOGGER;
     this.rejections = options.rejections ?? new UpstreamRejections(this.logger);
     this.now = options.now ?? Date.now;
-    const tap = options.tap;
-    this.protocol = new ExactJsonHubProtocol(
-      (error) => this.skipMalformedMessage(error),
-      tap && ((record, instrument) => tap.hub(record, instrument, this.now())),
-    );
+    this.protocol = new ExactJsonHubProtocol((error) => this.skipMalformedMessage(error), options.tap);
     this.starter = new StreamStarter(
       () => this.connectedConnection(),
       MAX_STARTING_STREAMS,

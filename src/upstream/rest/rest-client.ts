@@ -173,7 +173,7 @@ export class RestClient {
         continue;
       }
       permit.release();
-      this.tap?.rest(path + new URL(url).search, text, receivedAt);
+      if (this.tap?.listening) this.tap.rest(path + new URL(url).search, text, receivedAt);
       let body: ExactJson;
       try {
         body = parseExactJson(text);
