@@ -35,9 +35,10 @@ const common = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Most e2e suites spend their time waiting on servers, processes, timers and whole chart minutes:
-  // with three workers the suite kept two cores about three quarters busy. A fourth fills the waiting.
-  maxWorkers: 4,
+  // Most e2e suites spend their time waiting on servers, processes and timers: twelve of the longest
+  // used one core between three workers. A third worker on two cores fills that waiting; a fourth
+  // (374 s against 428 s unloaded) starved the chart suites' sandbox start-ups beside a busy core.
+  maxWorkers: 3,
   // Node.js keeps the contexts of the test files a worker ran alive, with all they loaded: an e2e
   // worker grew to 1.7 GB and then took longer to exit than Jest waits (500 ms) on a loaded machine.
   // Recycled past this size, a worker stays small enough to exit in time.

@@ -30,6 +30,7 @@ describe('GET /stream, candles channels', () => {
     return client;
   }
 
+  // A sandbox with 30 hours of history takes a while to start on a loaded machine: a bound of 90 s.
   beforeAll(async () => {
     // Hours past the trade window, so that an open week or month reaches into the chart history.
     stack = await startTestStack({ sandbox: { SANDBOX_FLOW_RATE: '20', SANDBOX_HISTORY_HOURS: '30' } });
@@ -42,7 +43,7 @@ describe('GET /stream, candles channels', () => {
       'trades served',
       20_000,
     );
-  });
+  }, 90_000);
   afterAll(async () => {
     for (const client of clients) client.close();
     await stack?.close();

@@ -56,7 +56,7 @@ describe("TradingView's data tests on the sandbox", () => {
     await waitFor(() => four.every((reader) => reader.response !== undefined), 'four responses');
     firstMinute = Date.now() - (Date.now() % MINUTE_MS) + MINUTE_MS;
     await untilBackfilled(stack.app, INSTRUMENT);
-  }, 90_000);
+  }, 150_000);
   afterAll(async () => {
     for (const reader of four) reader.close();
     await stack?.close();

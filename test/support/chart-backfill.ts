@@ -11,7 +11,7 @@ const DEFAULT_HISTORY_DAYS = 365;
 export async function untilBackfilled(
   app: RunningApp,
   instrument: string,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<void> {
   const archive = app.app.get<BarArchive>(BAR_ARCHIVE);
   await waitFor(
