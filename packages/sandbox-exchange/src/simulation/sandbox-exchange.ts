@@ -124,7 +124,7 @@ export class SandboxExchange {
   /** Starts the synthetic order flow. */
   start(): void {
     if (this.timer) return;
-    this.lastTick = this.clock.now();
+    this.lastTick = performance.now();
     this.timer = setInterval(() => this.tick(), FLOW_TICK_MS);
   }
 
@@ -166,8 +166,10 @@ export class SandboxExchange {
 
   private tick(): void {
     const now = this.clock.now();
-    const seconds = Math.min(1, (now - this.lastTick) / 1000);
-    this.lastTick = now;
+    // Elapsed time from the monotonic clock: the wall clock stands still while it has stepped back.
+    const elapsed = performance.now();
+    const seconds = Math.min(1, (elapsed - this.lastTick) / 1000);
+    this.lastTick = elapsed;
     const open = this.markets.filter((market) => market.isOpen);
     if (open.length === 0) return;
     const rate = this.flowRatePerMarket + this.burstPerSecond / open.length;
