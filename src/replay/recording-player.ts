@@ -81,7 +81,7 @@ export class RecordingPlayer {
   private async play(): Promise<{ records: number }> {
     const { from = -Infinity, to = Infinity } = this.options;
     let records = 0;
-    let origin: { at: number; wall: number } | undefined;
+    let origin: { at: number; played: number } | undefined;
     let ended = false;
     for (const file of this.options.files) {
       if (ended) break;
@@ -89,7 +89,7 @@ export class RecordingPlayer {
       for await (const item of reader.items()) {
         if ((ended = this.stopped || item.at > to)) break;
         if (item.at >= from) {
-          origin ??= { at: item.at, wall: Date.now() };
+          origin ??= { at: item.at, played: performance.now() };
           await this.waitFor(item, origin, ++records);
         }
         const played = this.state.play(item);
@@ -106,14 +106,14 @@ export class RecordingPlayer {
   /** Until the record's moment on the player's clock; at full speed, a turn for the clients now and then. */
   private async waitFor(
     item: RecordedItem,
-    origin: { at: number; wall: number },
+    origin: { at: number; played: number },
     count: number,
   ): Promise<void> {
     if (this.options.speed === Infinity) {
       if (count % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       return;
     }
-    const due = origin.wall + (item.at - origin.at) / this.options.speed - Date.now();
+    const due = origin.played + (item.at - origin.at) / this.options.speed - performance.now();
     if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
   }
 

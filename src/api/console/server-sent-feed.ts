@@ -21,7 +21,8 @@ export class ServerSentFeed {
   private readonly logger = new Logger(ServerSentFeed.name);
   private readonly readers = new Set<ServerResponse>();
   private timer?: NodeJS.Timeout;
-  private lastSentAt = 0;
+  /** `performance.now()`: a wall clock that steps back would hold the sends off. */
+  private lastSentAt = -Infinity;
   private sending?: Promise<void>;
   private sendAgain = false;
   private closed = false;
@@ -65,7 +66,7 @@ export class ServerSentFeed {
       this.sendAgain = true;
       return;
     }
-    const wait = now ? 0 : Math.max(0, this.lastSentAt + this.timing.minIntervalMs - Date.now());
+    const wait = now ? 0 : Math.max(0, this.lastSentAt + this.timing.minIntervalMs - performance.now());
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.send(), wait);
   }
@@ -93,7 +94,7 @@ export class ServerSentFeed {
         this.failure = error.message;
       })
       .finally(() => {
-        this.lastSentAt = Date.now();
+        this.lastSentAt = performance.now();
         this.sending = undefined;
         if (this.readers.size === 0 || this.closed) return;
         if (this.sendAgain) {

@@ -112,4 +112,21 @@ describe('StoreFollower', () => {
     expect(calls).toEqual(['read', 'change 5']);
     follower.stop();
   });
+
+  it('rechecks on time when the wall clock steps back', async () => {
+    jest.useFakeTimers();
+    try {
+      const { calls, pending, follower, subscribed } = setUp();
+      follower.start();
+      subscribed();
+      await jest.advanceTimersByTimeAsync(0);
+      pending.shift()!.resolve();
+      jest.setSystemTime(Date.now() - 120_000);
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(calls).toEqual(['read', 'read']);
+      follower.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -29,7 +29,8 @@ export class StoreFollower {
   private reading = false;
   private readAgain = false;
   private failing = false;
-  private lastReadAt = 0;
+  /** `performance.now()`: a wall clock that steps back would hold the rechecks off. */
+  private lastReadAt = -Infinity;
   private stopped = true;
   private timer?: NodeJS.Timeout;
   private stopResets?: () => void;
@@ -68,7 +69,7 @@ export class StoreFollower {
     });
     this.timer = setInterval(() => {
       const due = this.failing ? RETRY_MS : RECHECK_MS;
-      if (Date.now() - this.lastReadAt >= due) this.refresh();
+      if (performance.now() - this.lastReadAt >= due) this.refresh();
     }, RETRY_MS);
     // A follower left running must not keep the process alive after the server closed.
     this.timer.unref();
@@ -92,7 +93,7 @@ export class StoreFollower {
     }
     this.reading = true;
     this.held = [];
-    this.lastReadAt = Date.now();
+    this.lastReadAt = performance.now();
     this.followed
       .read()
       .then(

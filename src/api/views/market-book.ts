@@ -42,7 +42,8 @@ export class MarketBook {
   /** Changes that came during the read under way. */
   private held?: InstrumentChange[];
   private failing = false;
-  private lastReadAt = 0;
+  /** Ages here are read off the monotonic clock (`performance.now()`): a wall clock may step back. */
+  private lastReadAt = -Infinity;
   /** A stored version the last check found ahead of the book: it must have come by the next check. */
   private expected?: number;
   /** The view last built from the live book. */
@@ -106,7 +107,8 @@ export class MarketBook {
     if (held) return held;
     const stored = this.storedView;
     const fresh =
-      stored && (stored.view.version === version || Date.now() - stored.fetchedAt < BOOK_VIEW_REFRESH_MS);
+      stored &&
+      (stored.view.version === version || performance.now() - stored.fetchedAt < BOOK_VIEW_REFRESH_MS);
     if (fresh && !this.reading) return stored.view;
     try {
       // A read under way (the first, or a reset's) serves this request too.
@@ -176,7 +178,7 @@ export class MarketBook {
 
   /** Reads again after a failed read, at most every `afterMs`. */
   retry(afterMs: number): void {
-    if (this.following && this.failing && Date.now() - this.lastReadAt >= afterMs) this.startRead();
+    if (this.following && this.failing && performance.now() - this.lastReadAt >= afterMs) this.startRead();
   }
 
   /** Stops following and lets go of the levels (nobody streams it, and the process holds too many). */
@@ -202,11 +204,11 @@ export class MarketBook {
     const cached = this.liveView;
     if (
       cached &&
-      (cached.view.version === this.feed.version || Date.now() - cached.builtAt < BOOK_VIEW_REFRESH_MS)
+      (cached.view.version === this.feed.version || performance.now() - cached.builtAt < BOOK_VIEW_REFRESH_MS)
     )
       return cached.view;
     const view = this.builtView();
-    this.liveView = { view, builtAt: Date.now() };
+    this.liveView = { view, builtAt: performance.now() };
     return view;
   }
 
@@ -233,7 +235,7 @@ export class MarketBook {
       return this.reading;
     }
     this.held = [];
-    this.lastReadAt = Date.now();
+    this.lastReadAt = performance.now();
     const reading = this.readOnce().finally(() => {
       this.reading = undefined;
       const held = this.held ?? [];
@@ -270,13 +272,13 @@ export class MarketBook {
       const last = newer(this.feed.version > 0 ? this.builtView() : undefined, this.storedView?.view);
       if (last) {
         this.storeLostBook = true;
-        this.storedView = { view: last, fetchedAt: Date.now() };
+        this.storedView = { view: last, fetchedAt: performance.now() };
       }
       return this.suspend();
     }
     this.storeLostBook = false;
     if (view.syncState !== 'live') {
-      this.storedView = { view, fetchedAt: Date.now() };
+      this.storedView = { view, fetchedAt: performance.now() };
       return this.suspend();
     }
     this.storedView = undefined;

@@ -34,7 +34,7 @@ interface CachedTrades {
   readonly revision: number | undefined;
   /** Brought up to date in place; what is handed out is a slice, which stays as it was. */
   readonly trades: TradeColumns;
-  /** When the whole list was last read, rather than brought up to date from its newest trade. */
+  /** When the whole list was last read (`performance.now()`), rather than brought up to date from its newest trade. */
   readonly readInFullAt: number;
 }
 
@@ -65,7 +65,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly tradeLoads = new SingleFlight<string, TradeRows>();
   private timer?: NodeJS.Timeout;
   private noticeTimer?: NodeJS.Timeout;
-  private lastFullReload = 0;
+  /** `performance.now()`, as every age this class keeps: a wall clock may step back. */
+  private lastFullReload = -Infinity;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
   private unsubscribe?: () => void;
@@ -99,7 +100,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopResets = this.store.onReset(() => this.books.reset());
     await this.refresh();
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastFullReload >= FULL_RELOAD_MS || this.storeFailing) this.startRefresh();
+      if (performance.now() - this.lastFullReload >= FULL_RELOAD_MS || this.storeFailing) this.startRefresh();
       this.books.retryFailed();
     }, TICK_MS);
   }
@@ -235,8 +236,8 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
     if (cached && revision !== undefined && cached.revision === revision) return cached.trades.slice();
     try {
       return await this.tradeLoads.run(instrument, async () => {
-        const now = Date.now();
-        if (cached && cached.trades.length > 0 && now - cached.readInFullAt < TRADES_FULL_READ_MS) {
+        const readAt = performance.now();
+        if (cached && cached.trades.length > 0 && readAt - cached.readInFullAt < TRADES_FULL_READ_MS) {
           const tail = await this.store.readTradesFrom(
             instrument,
             cached.trades.timeAt(cached.trades.length - 1),
@@ -249,10 +250,10 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
           }
         }
         const stored = await this.store.readTrades(instrument);
-        const kept = cached && withHeldTrades(cached.trades, stored, now - DAY_MS);
+        const kept = cached && withHeldTrades(cached.trades, stored, Date.now() - DAY_MS);
         this.noteTradesLost(instrument, kept ? kept.length - stored.length : 0);
         const trades = TradeColumns.of(kept ?? stored);
-        this.trades.set(instrument, { revision, trades, readInFullAt: now });
+        this.trades.set(instrument, { revision, trades, readInFullAt: readAt });
         return trades.slice();
       });
     } catch (error) {
@@ -303,7 +304,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async readStore(): Promise<void> {
-    const now = Date.now();
+    const now = performance.now();
     const full = now - this.lastFullReload >= FULL_RELOAD_MS;
     try {
       if (full || this.catalogDirty || !this.catalog) {
@@ -327,7 +328,7 @@ export class MarketViews implements OnApplicationBootstrap, OnApplicationShutdow
       if (!this.storeFailing)
         this.logger.warn(`store unreachable, serving the last good state: ${(error as Error).message}`);
       this.storeFailing = true;
-      this.lastFullReload = 0;
+      this.lastFullReload = -Infinity;
     }
   }
 
