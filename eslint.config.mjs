@@ -45,23 +45,23 @@ const LAYERS = {
   },
   replay: {
     mayImport: ['market', 'upstream', 'recording', 'config', 'logging'],
-    why: "src/replay reads recordings back (book-at, the player): it imports recording, the exchange's decoders in upstream, market, config and logging; nothing imports it.",
+    why: "src/replay reads recordings back (book-at, the player): it imports recording, the exchange's decoders in upstream, market, config and logging; of it only the console imports book-at.",
   },
   ingest: {
     mayImport: ['market', 'upstream', 'store', 'scheduler', 'health', 'recording', 'config', 'logging'],
     why: 'src/ingest carries the data from upstream into store (and into a recording): it imports upstream, store, market, recording and the supporting layers, never api.',
   },
   api: {
-    mayImport: ['market', 'store', 'health', 'config', 'logging'],
-    why: 'src/api serves what ingest stored: it imports store, market, health, config and logging, never ingest or upstream.',
+    mayImport: ['market', 'store', 'health', 'replay/book-at', 'config', 'logging'],
+    why: "src/api serves what ingest stored: it imports store, market, health, config and logging, never ingest or upstream; the console asks the process's recordings through replay/book-at.",
   },
   'listing-audit': {
     mayImport: ['market'],
     why: "src/listing-audit reads a listing API from outside, as an aggregator does: of the project it imports only the pure domain in market, never the gateway's layers.",
   },
   'console-page': {
-    mayImport: ['api/console/console-schemas', 'api/stream/candle-frame'],
-    why: "src/console-page is the pages' browser code, bundled apart from the server: of the server it imports only the types of the bodies it reads (api/console/console-schemas, api/stream/candle-frame, as `export type`), and reads the gateway only over HTTP.",
+    mayImport: ['api/console/console-schemas', 'api/stream/candle-frame', 'replay/book-at-answer'],
+    why: "src/console-page is the pages' browser code, bundled apart from the server: of the server it imports only the types of the bodies it reads (api/console/console-schemas, api/stream/candle-frame, replay/book-at-answer, as `export type`), and reads the gateway only over HTTP.",
   },
 };
 

@@ -1,3 +1,4 @@
+import { bookAtPanel } from './book-at-panel';
 import { depthChart } from './depth-chart';
 import { fill, h } from './dom';
 import { age, clock, decimal, money, usdEstimate } from './formats';
@@ -8,7 +9,7 @@ import { ConsoleMarketRow, ConsoleSnapshot, MarketDetail } from './wire-types';
 /** Market data is asked for this often while the page is open. */
 const POLL_MS = 1_000;
 
-/** One market: its figures from the console feed, a depth chart of its book and its newest trades. */
+/** One market: its figures from the console feed, a depth chart of its book, its newest trades, and its book at a recorded moment. */
 export function marketView(root: HTMLElement, instrument: string): void {
   const badge = h('span', { class: 'badge' });
   const figures = h('dl', { class: 'figures' });
@@ -60,6 +61,7 @@ export function marketView(root: HTMLElement, instrument: string): void {
         ),
       ),
     ),
+    bookAtPanel(instrument),
   );
   followFeed<ConsoleSnapshot>(
     '/console/feed',

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
-import { PriceLevel } from '../market/book-update';
-import { SyncState } from '../market/sync-state';
-import { Trade } from '../market/trade';
 import { RecordingReader } from '../recording/recording-reader';
+import { BookAtAnswer } from './book-at-answer';
 import { FeedGap, RecordedMarket } from './recorded-market';
 import { filesAt, RecordingFile, recordingFiles, UnreadableFile } from './recording-files';
 
@@ -10,30 +8,17 @@ import { filesAt, RecordingFile, recordingFiles, UnreadableFile } from './record
 const GAP_WINDOW_MS = 5 * 60_000;
 const LAST_TRADES = 50;
 
-/** What a recording says one market was at one moment (see docs/recordings.md). */
-export interface BookAtAnswer {
-  readonly instrument: string;
-  readonly at: string;
-  /** The process whose recording answered, and its file. */
-  readonly process: string;
-  readonly file: string;
-  readonly book: {
-    readonly version: number;
-    readonly state: SyncState;
-    readonly bids: readonly PriceLevel[];
-    readonly asks: readonly PriceLevel[];
-  };
-  /** The newest trades known at the moment, newest first. */
-  readonly trades: readonly Trade[];
-  /** The listing figures last published before the moment, and when. */
-  readonly published?: { readonly at: string; readonly figures: unknown };
-  /** Feed outages within five minutes of the moment; `to` absent: not over by the file's end. */
-  readonly gaps: readonly { readonly feed: string; readonly from: string; readonly to?: string }[];
-  /** What could not be read: damaged lines, a file cut short, files of another format. */
-  readonly problems: readonly string[];
-}
-
 export class BookAtError extends Error {}
+
+export const MOMENT_FORMS = 'an ISO 8601 time with its zone or Unix milliseconds';
+
+/** A moment given as an ISO 8601 time with its zone, or as Unix milliseconds; undefined for anything else. */
+export function momentOf(text: string): number | undefined {
+  if (/^\d{1,16}$/.test(text)) return Number(text);
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text);
+  const ms = iso ? Date.parse(text) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 /**
  * The book, trades, published figures and feed gaps of `instrument` at `at` (Unix ms), as the

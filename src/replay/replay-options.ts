@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MOMENT_FORMS, momentOf } from './book-at';
 
 export class UsageError extends Error {}
 
@@ -70,16 +71,9 @@ export function parseBookAtOptions(argv: readonly string[]): BookAtCommand | 'he
   };
 }
 
-/** A moment as an ISO 8601 time with its zone, or as Unix milliseconds. */
-export function parseMoment(option: string, text: string): number {
-  if (/^\d{1,16}$/.test(text)) return Number(text);
-  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text)
-    ? Date.parse(text)
-    : NaN;
-  if (Number.isNaN(ms))
-    throw new UsageError(
-      `--${option} must be an ISO 8601 time with its zone or Unix milliseconds, got ${text}`,
-    );
+function parseMoment(option: string, text: string): number {
+  const ms = momentOf(text);
+  if (ms === undefined) throw new UsageError(`--${option} must be ${MOMENT_FORMS}, got ${text}`);
   return ms;
 }
 

@@ -16,6 +16,7 @@ import { DATA_FILES } from '../../src/start-config';
 import { STATE_STORE } from '../../src/store/store.module';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
 import { waitFor } from '../support/fault-run';
+import { ensurePagesBuilt, launchBrowser, openPage } from '../support/headless-browser';
 import { startTestStack, TestStack } from '../support/start-test-stack';
 import { compareWithTruth, expectConverges, readTruth, setFault, setFlow, Truth } from '../support/truth';
 
@@ -79,6 +80,52 @@ describe('the recording of a run with faults', () => {
   let listed: string[] = [];
   /** Every market's truth when the recording stopped. */
   const finalTruths = new Map<string, Truth>();
+  /** What the console said of the last still moment while the process recorded, over HTTP and on its page. */
+  const consoleAsked: {
+    answer?: unknown;
+    shownVersion?: string;
+    pageProblems?: string[];
+    refusals?: unknown[];
+  } = {};
+
+  /** The console's book-at of the last still moment, over HTTP, on the market page, and for questions it refuses. */
+  async function askConsole(): Promise<void> {
+    const at = new Date(moments.at(-1)!.at).toISOString();
+    const ask = (instrument: string, query: string) =>
+      fetch(`${stack.app.url}/console/book-at/${instrument}?${query}`);
+    const answered = await ask(INSTRUMENT, `at=${encodeURIComponent(at)}`);
+    consoleAsked.answer = [answered.status, await answered.json()];
+    consoleAsked.refusals = await Promise.all(
+      [
+        ask(INSTRUMENT, 'at=yesterday'),
+        ask(INSTRUMENT, ''),
+        ask('nope_nope', `at=${encodeURIComponent(at)}`),
+        ask(INSTRUMENT, 'at=0'),
+      ].map(async (response) => [
+        (await response).status,
+        ((await (await response).json()) as { errors: { code: string }[] }).errors[0].code,
+      ]),
+    );
+    ensurePagesBuilt();
+    const browser = await launchBrowser();
+    try {
+      const { page, problems } = await openPage(browser, `${stack.app.url}/console/market/${INSTRUMENT}`, {
+        width: 1280,
+        height: 900,
+      });
+      const input = await page.waitForSelector('input[name="at"]');
+      await input!.click({ count: 3 });
+      await input!.type(at);
+      await page.click('form button[type="submit"]');
+      const shown = await page.waitForSelector('.book-at dd[data-field="version"]');
+      consoleAsked.shownVersion = (await shown!.evaluate((element) => element.textContent)) ?? undefined;
+      consoleAsked.pageProblems = problems;
+    } finally {
+      await browser.close();
+      // Chromium may leave a preconnected socket the server would wait on at close.
+      stack.app.app.getHttpServer().closeAllConnections();
+    }
+  }
 
   async function still(): Promise<void> {
     await expectConverges(stack.sandbox, stack.store, [INSTRUMENT], 20_000);
@@ -113,6 +160,7 @@ describe('the recording of a run with faults', () => {
     await setFault(stack.sandbox, 'skip-version', false);
     await flowFor(500);
     await still();
+    await askConsole();
     listed = stack.app.app
       .get(MarketViews)
       .markets()
@@ -126,7 +174,7 @@ describe('the recording of a run with faults', () => {
       for await (const item of reader.items()) items.push(item);
       expect([reader.problems, reader.cutAfterLine]).toEqual([[], undefined]);
     }
-  }, 120_000);
+  }, 150_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("holds the hub's items, the gateway's frames and the REST answers as they came, and no session", () => {
@@ -181,6 +229,27 @@ describe('the recording of a run with faults', () => {
         lastTrade: moment.head.lastTrade,
       });
     }
+  });
+
+  it("the console asks the process's own recording the same, over HTTP and on the market page", () => {
+    const moment = moments.at(-1)!;
+    const [status, answer] = consoleAsked.answer as [number, { book: unknown; trades: unknown[] }];
+    expect(status).toBe(200);
+    expect(answer.book).toEqual({
+      version: moment.truth.version,
+      state: 'live',
+      bids: moment.truth.bids,
+      asks: moment.truth.asks,
+    });
+    expect(answer.trades.length).toBeGreaterThan(0);
+    expect(consoleAsked.shownVersion).toBe(`${moment.truth.version} (live)`);
+    expect(consoleAsked.pageProblems).toEqual([]);
+    expect(consoleAsked.refusals).toEqual([
+      [400, 'invalid_at'],
+      [400, 'invalid_at'],
+      [404, 'not_recorded'],
+      [404, 'not_recorded'],
+    ]);
   });
 
   it('book-at during the dropped connections names both gaps, over, and the end of the run, open', async () => {

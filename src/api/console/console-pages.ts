@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { BookAtError, bookAt, MOMENT_FORMS, momentOf } from '../../replay/book-at';
 import { ApiError } from '../http/api-error';
 import { preferredEncoding } from '../http/send-cached';
 import { consoleAllows } from './console-access';
@@ -23,7 +24,8 @@ export interface ConsoleServing {
 }
 
 /**
- * The operator console (`/console`, `/console/market/{instrument}`, their feed and market data) and
+ * The operator console (`/console`, `/console/market/{instrument}`, their feed and market data, and a
+ * market as the recordings in `RECORD_DIR` say it was at a moment, `/console/book-at/{instrument}?at=`) and
  * the public status page (`/status` and its feed), as each is enabled, with the bundle's files under
  * `/status/assets/`. The console answers only on its own port when it has one (404 elsewhere; that
  * port serves nothing else but the bars its chart reads, `/udf/history` and `/stream`) and only to the addresses `CONSOLE_ALLOW` lets in (403).
@@ -75,6 +77,20 @@ export function serveConsolePages(fastify: FastifyInstance, serving: ConsoleServ
       const detail = await state.market((request.params as { instrument: string }).instrument);
       reply.header('cache-control', 'no-store');
       reply.send(detail);
+    });
+    fastify.get('/console/book-at/:instrument', async (request, reply) => {
+      const dir = config.RECORD_DIR;
+      if (dir === undefined)
+        throw ApiError.notFound('no_recordings', 'this process records nothing: RECORD_DIR is not set');
+      const text = (request.query as { at?: unknown }).at;
+      const at = typeof text === 'string' ? momentOf(text) : undefined;
+      if (at === undefined) throw ApiError.badRequest('invalid_at', `at must be ${MOMENT_FORMS}`);
+      const instrument = (request.params as { instrument: string }).instrument.toLowerCase();
+      const answer = await bookAt(dir, instrument, at).catch((error: Error) => {
+        throw error instanceof BookAtError ? ApiError.notFound('not_recorded', error.message) : error;
+      });
+      reply.header('cache-control', 'no-store');
+      reply.send(answer);
     });
   }
   if (config.STATUS_PAGE_ENABLED) {
