@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { instanceId } from '../config/instance-id';
-import { RecordedItem } from '../recording/recording-format';
+import { Checkpoint, RecordedItem } from '../recording/recording-format';
 import { pruneRecordings } from '../recording/recording-retention';
 import { RecordingWriter } from '../recording/recording-writer';
 import { InstrumentWrite } from '../store/state-store';
@@ -12,6 +12,10 @@ import { IngestedInstruments } from './ingested-instruments';
 
 const HOUR_MS = 3_600_000;
 const MB = 1_048_576;
+/** A file a period: short enough that book-at replays little, from the checkpoint opening it. */
+const FILE_MS = 10 * 60_000;
+/** Trades each checkpoint carries of a market, so that a file answers book-at's last trades alone. */
+const CHECKPOINT_TRADES = 50;
 /** A crash loses at most this much of the recording. */
 const FLUSH_MS = 1_000;
 const PRUNE_EVERY_MS = 60_000;
@@ -19,7 +23,7 @@ const PRUNE_EVERY_MS = 60_000;
 /**
  * With RECORD_DIR set, records what this process receives from the exchange (through the UpstreamTap),
  * when each feed went down and came back, and each change of a market's listing figures as written to
- * the store, into hourly files that open with a checkpoint of every book held (see docs/recordings.md).
+ * the store, into files of ten minutes that open with a checkpoint of every market held (see docs/recordings.md).
  */
 @Injectable()
 export class IngestRecorder {
@@ -27,8 +31,8 @@ export class IngestRecorder {
   private writer?: RecordingWriter;
   private readonly stops: (() => void)[] = [];
   private pruneTimer?: NodeJS.Timeout;
-  /** Each market's listing figures as last recorded, as their JSON. */
-  private readonly figures = new Map<string, string>();
+  /** Each market's listing figures as last recorded, their JSON and when. */
+  private readonly figures = new Map<string, { readonly at: number; readonly json: string }>();
   private lastError?: string;
   /** Whether each feed was last recorded up; a recording starts with both down until they connect. */
   private readonly feedUp = new Map<'hub' | 'gateway', boolean>();
@@ -47,7 +51,7 @@ export class IngestRecorder {
     const writer = new RecordingWriter({
       dir,
       process: instanceId(this.config),
-      rotateMs: HOUR_MS,
+      rotateMs: FILE_MS,
       flushMs: FLUSH_MS,
       checkpoint: () => this.checkpoint(),
       onError: (error) => this.failed(error),
@@ -80,8 +84,8 @@ export class IngestRecorder {
         bestBid: head.bestBid,
         bestAsk: head.bestAsk,
       });
-      if (this.figures.get(instrument) === figures) continue;
-      this.figures.set(instrument, figures);
+      if (this.figures.get(instrument)?.json === figures) continue;
+      this.figures.set(instrument, { at, json: figures });
       writer.write({ at, kind: 'published', instrument, data: figures });
     }
   }
@@ -93,14 +97,22 @@ export class IngestRecorder {
     this.writer = undefined;
   }
 
+  /** Every book with its newest trades and last published figures, then the feeds down since an earlier file. */
   private checkpoint(): RecordedItem[] {
     const at = Date.now();
-    return this.instruments.pipelines().map((pipeline) => ({
-      at,
-      kind: 'checkpoint',
-      instrument: pipeline.instrument,
-      data: JSON.stringify(pipeline.bookNow()),
-    }));
+    const books = this.instruments.pipelines().map((pipeline): RecordedItem => {
+      const published = this.figures.get(pipeline.instrument);
+      const checkpoint: Checkpoint = {
+        ...pipeline.bookNow(),
+        trades: pipeline.newestTrades(CHECKPOINT_TRADES),
+        ...(published ? { published: { at: published.at, figures: JSON.parse(published.json) } } : {}),
+      };
+      return { at, kind: 'checkpoint', instrument: pipeline.instrument, data: JSON.stringify(checkpoint) };
+    });
+    const down = [...this.feedUp]
+      .filter(([, up]) => !up)
+      .map(([feed]): RecordedItem => ({ at, kind: 'gap', source: feed, data: 'down' }));
+    return [...books, ...down];
   }
 
   /** A feed down or up again; the clients report every step of a reconnect, which is one gap. */

@@ -336,6 +336,11 @@ export class InstrumentPipeline {
     return hours;
   }
 
+  /** The window's newest `count` trades, oldest first. */
+  newestTrades(count: number): Trade[] {
+    return this.window.newest(count);
+  }
+
   /** The window's trades with `from <= time < to`, oldest first. */
   tradesBetween(from: number, to: number): Trade[] {
     return this.window.tradesBetween(from, to);

@@ -230,6 +230,11 @@ export class TradeWindow {
     return this.columns.toArray();
   }
 
+  /** The newest `count` trades held, oldest first. */
+  newest(count: number): Trade[] {
+    return this.columns.toArray(Math.max(0, this.columns.length - count));
+  }
+
   /** The trades held with `from <= time < to`, oldest first. */
   tradesBetween(from: number, to: number): Trade[] {
     const trades: Trade[] = [];

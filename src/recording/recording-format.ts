@@ -1,3 +1,6 @@
+import { PriceLevel } from '../market/book-update';
+import { Trade } from '../market/trade';
+
 /**
  * A recording is gzip-compressed text, one JSON object a line. The first line names the format and the
  * process that wrote it; every other line is one record: what arrived (or was published), when, and its
@@ -8,7 +11,7 @@ export const RECORDING_FORMAT = 'mdg-recording/1';
 /**
  * - `hub`, `frame`: a SignalR hub message, a websocket gateway frame, as received;
  * - `rest`: a REST answer (`source` its path and query);
- * - `checkpoint`: a book held when the file was opened (`data` its `{version, bids, asks}`);
+ * - `checkpoint`: a market held when the file was opened (`data` a Checkpoint);
  * - `published`: a market's listing figures as the gateway published them;
  * - `gap`: the feed named in `source` went down (`data` `down`) or came back (`up`).
  */
@@ -32,6 +35,18 @@ export interface RecordedItem {
   readonly source?: string;
   /** The text as it was, never re-encoded. */
   readonly data: string;
+}
+
+/** The `data` of a `checkpoint` record: a market as the process held it when the file was opened. */
+export interface Checkpoint {
+  readonly version: number;
+  readonly state: string;
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+  /** Its newest trades, oldest first. */
+  readonly trades?: readonly Trade[];
+  /** Its listing figures as last published, and when. */
+  readonly published?: { readonly at: number; readonly figures: unknown };
 }
 
 /** A line that is not a record of this format: named by its file and line, the reading goes on. */

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { constants, createGunzip } from 'node:zlib';
 import {
   decodeHeader,
   decodeItem,
@@ -8,6 +10,18 @@ import {
   RecordingHeader,
   RecordingLineError,
 } from './recording-format';
+
+/**
+ * Which records a reader decodes, from the start of each line alone: true to decode it, false to pass
+ * over it undecoded (and unchecked), 'end' to stop reading.
+ */
+export type RecordSelection = (at: number, kind: string, instrument: string | undefined) => boolean | 'end';
+
+/** Read and inflated a mebibyte at a time: each step is a round trip to libuv's thread pool. */
+const CHUNK_BYTES = 1 << 20;
+
+/** The start of every line this project writes (see encodeItem): its time, kind and instrument. */
+const LINE_START = /^\{"at":(\d+),"kind":"([a-z]+)"(?:,"instrument":"([^"\\]*)")?/;
 
 /** A line that could not be read, by its number in the file (the header is line 1). */
 export interface RecordingProblem {
@@ -29,22 +43,31 @@ export class RecordingReader {
 
   constructor(readonly path: string) {}
 
-  async *items(): AsyncGenerator<RecordedItem> {
-    const file = createReadStream(this.path);
+  async *items(select?: RecordSelection): AsyncGenerator<RecordedItem> {
+    const file = createReadStream(this.path, { highWaterMark: CHUNK_BYTES });
     await new Promise<void>((resolve, reject) => file.once('open', () => resolve()).once('error', reject));
-    const gunzip = file.pipe(createGunzip());
-    gunzip.setEncoding('utf8');
+    // Inflated up to the end of what is there, whole or cut: a cut is told from the trailer.
+    const gunzip = file.pipe(createGunzip({ chunkSize: CHUNK_BYTES, finishFlush: constants.Z_SYNC_FLUSH }));
+    const decoder = new StringDecoder('utf8');
+    let inflated = 0;
     let rest = '';
     let line = 0;
     try {
-      for await (const chunk of gunzip as AsyncIterable<string>) {
-        const parts = (rest + chunk).split('\n');
+      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+        inflated += chunk.length;
+        const parts = (rest + decoder.write(chunk)).split('\n');
         rest = parts.pop()!;
         for (const text of parts) {
           line++;
-          const item = this.take(text, line);
+          const selected = line === 1 || !select ? true : selectLine(select, text);
+          if (selected === 'end') return;
+          const item = selected ? this.take(text, line) : undefined;
           if (item) yield item;
         }
+      }
+      if (!(await endsWithTrailerOf(this.path, inflated))) {
+        this.cutAfterLine = line;
+        return;
       }
     } catch (error) {
       if (error instanceof RecordingFormatError) throw error;
@@ -84,5 +107,28 @@ export class RecordingReader {
       this.problems.push({ line, message: error.message });
       return undefined;
     }
+  }
+}
+
+/** A line whose start is not this project's own is decoded, so that what is wrong with it is said. */
+function selectLine(select: RecordSelection, text: string): boolean | 'end' {
+  const start = LINE_START.exec(text);
+  return start ? select(Number(start[1]), start[2], start[3]) : true;
+}
+
+/**
+ * Whether the file ends with the gzip trailer of `inflated` bytes: its last four bytes are the length
+ * inflated, modulo 2^32. A file cut short (a crash, a full disk, one still being written) ends elsewhere.
+ */
+async function endsWithTrailerOf(path: string, inflated: number): Promise<boolean> {
+  const file = await open(path);
+  try {
+    const { size } = await file.stat();
+    if (size < 18) return false;
+    const tail = Buffer.alloc(4);
+    await file.read(tail, 0, 4, size - 4);
+    return tail.readUInt32LE(0) === inflated % 2 ** 32;
+  } finally {
+    await file.close();
   }
 }

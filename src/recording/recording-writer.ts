@@ -47,6 +47,9 @@ export class RecordingWriter {
   private current?: OpenFile;
   private readonly flushTimer: NodeJS.Timeout;
   private closed = false;
+  private rotation?: NodeJS.Immediate;
+  /** The newest time written: a file that follows opens no earlier. */
+  private lastAt = 0;
 
   constructor(private readonly options: RecordingWriterOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -61,7 +64,12 @@ export class RecordingWriter {
 
   write(item: RecordedItem): void {
     if (this.closed) return;
-    const file = this.fileFor(item.at);
+    this.lastAt = Math.max(this.lastAt, item.at);
+    const file = this.current ?? this.open(item.at);
+    // The next file opens once this turn is over: the records the feeds hand on in one turn (a frame
+    // of several hub messages) reach the books after all of them are recorded, and the checkpoint
+    // that opens the file must hold them all.
+    if (item.at >= file.endsAt) this.rotation ??= setImmediate(() => this.rotate());
     const line = encodeItem(item);
     file.pending.push(line);
     file.pendingLength += line.length;
@@ -87,14 +95,20 @@ export class RecordingWriter {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.flushTimer);
+    clearImmediate(this.rotation);
     const file = this.current;
     this.current = undefined;
     if (file) await this.end(file);
   }
 
-  private fileFor(at: number): OpenFile {
-    if (this.current && at < this.current.endsAt) return this.current;
-    if (this.current) void this.end(this.current);
+  private rotate(): void {
+    this.rotation = undefined;
+    if (this.closed || !this.current) return;
+    void this.end(this.current);
+    this.open(this.lastAt);
+  }
+
+  private open(at: number): OpenFile {
     const { dir, process, rotateMs } = this.options;
     const path = join(dir, recordingFileName(process, at));
     const file: OpenFile = {

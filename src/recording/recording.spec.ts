@@ -54,21 +54,25 @@ describe('recordings', () => {
     expect(errors).toEqual([]);
   });
 
-  it('starts a file each hour, each opening with a checkpoint of the books held then', async () => {
+  it('starts a file each period, after the turn that passed its end, opening with a checkpoint of the books held then', async () => {
     let books = 0;
     const recorder = writer(() => [
       { at: 0, kind: 'checkpoint', instrument: 'btc_usdt', data: `book ${++books}` },
     ]);
     recorder.write(item(T0, 'a'));
     recorder.write(item(T0 + 59_999, 'b'));
+    // Past the hour: the file changes once the turn is over, so that the books have taken 'c' and 'd'.
     recorder.write(item(T0 + 60_000, 'c'));
+    recorder.write(item(T0 + 60_001, 'd'));
+    await new Promise((resolve) => setImmediate(resolve));
+    recorder.write(item(T0 + 60_002, 'e'));
     await recorder.close();
     const files = readdirSync(dir).sort();
-    expect(files).toHaveLength(2);
+    expect(files).toEqual(['ingest-1-20261203T105900.000Z.mdg.gz', 'ingest-1-20261203T110000.001Z.mdg.gz']);
     const read = await Promise.all(files.map((file) => readAll(join(dir, file))));
     expect(read.map(({ items }) => items.map((each) => each.data))).toEqual([
-      ['book 1', 'a', 'b'],
-      ['book 2', 'c'],
+      ['book 1', 'a', 'b', 'c', 'd'],
+      ['book 2', 'e'],
     ]);
   });
 

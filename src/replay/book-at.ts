@@ -73,11 +73,15 @@ interface Replay {
 async function replay(file: RecordingFile, instrument: string, at: number): Promise<Replay> {
   const market = new RecordedMarket(instrument, file.header.openedAt);
   const reader = new RecordingReader(file.path);
-  for await (const item of reader.items()) {
-    if (item.at > at + GAP_WINDOW_MS) break;
-    // After the moment only the gaps are read, which leave the book as it was.
-    if (item.at <= at || item.kind === 'gap') market.take(item);
-  }
+  // The market's own records and those of every market up to the moment; after it only the gaps,
+  // which leave the book as it was.
+  const select = (itemAt: number, kind: string, of: string | undefined) =>
+    itemAt > at + GAP_WINDOW_MS
+      ? 'end'
+      : itemAt > at
+        ? kind === 'gap'
+        : of === undefined || of === instrument;
+  for await (const item of reader.items(select)) market.take(item);
   return { file, market, problems: reader.messages() };
 }
 

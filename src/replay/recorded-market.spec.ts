@@ -52,4 +52,21 @@ describe('RecordedMarket', () => {
     market.take({ at: 6, kind: 'published', instrument: 'eth_usdt', data: '{"stats":{"last":"2"}}' });
     expect(market.published).toEqual({ at: 5, figures: { stats: { last: '1' } } });
   });
+
+  it('takes the newest trades and the figures last published from a checkpoint, for a file that holds no other', () => {
+    const market = new RecordedMarket(INSTRUMENT, 0);
+    const trade = (id: string, time: number) => ({ id, price: '100', amount: '1', side: 'buy', time });
+    const published = { at: 1, figures: { stats: { last: '100' } } };
+    const data = JSON.stringify({
+      version: 7,
+      state: 'live',
+      bids: [],
+      asks: [],
+      trades: [trade('1', 10), trade('2', 11)],
+      published,
+    });
+    market.take({ at: 20, kind: 'checkpoint', instrument: INSTRUMENT, data });
+    expect(market.lastTrades(50).map((each) => each.id)).toEqual(['2', '1']);
+    expect(market.published).toEqual(published);
+  });
 });

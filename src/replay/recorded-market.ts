@@ -5,7 +5,7 @@ import { GatewayInstrument } from '../market/gateway-records';
 import { SyncState } from '../market/sync-state';
 import { Trade } from '../market/trade';
 import { RecordedItem } from '../recording/recording-format';
-import { checkpointSnapshot, finishLoad } from './checkpoint-snapshot';
+import { checkpointOf, checkpointSnapshot, finishLoad } from './checkpoint-snapshot';
 import { parseExactJson } from '../upstream/exact-json';
 import { decodeFrame, FrameType, IncomingFrame } from '../upstream/gateway/gateway-frame';
 import { decodeInstruments } from '../upstream/gateway/instruments-codec';
@@ -37,6 +37,9 @@ const TRADE_EVENT_NAMES: ReadonlySet<string> = new Set(TRADE_EVENTS);
  * the same synchronizer and decoders the ingest ran (hub items, or the gateway's Level 2, and REST
  * snapshots), its trades from the gateway's frames, its published figures, and the feed gaps.
  */
+/** The key of a trade history execution's market, as it stands in the frame's text (its payload a JSON string). */
+const HISTORY_INSTRUMENT_KEY = '\\"InstrumentId\\":';
+
 export class RecordedMarket {
   /** The hub's `Book` items and the REST snapshots. */
   private readonly hubBook: BookSynchronizer;
@@ -106,7 +109,10 @@ export class RecordedMarket {
   }
 
   private checkpoint(item: RecordedItem): void {
-    const snapshot = checkpointSnapshot(item);
+    const checkpoint = checkpointOf(item);
+    for (const trade of checkpoint.trades ?? []) this.trades.set(trade.id, trade);
+    if (checkpoint.published) this.published = checkpoint.published;
+    const snapshot = checkpointSnapshot(item, checkpoint);
     if (!snapshot) return;
     this.hubBook.onRestSnapshot(snapshot, item.at);
     finishLoad(this.hubBook, item.at);
@@ -143,6 +149,7 @@ export class RecordedMarket {
   }
 
   private frame(text: string, at: number): void {
+    if (this.historyOfAnother(text)) return;
     const decoded = decodeFrame(text);
     if (!decoded.ok || decoded.frame.type === FrameType.Error) return;
     const frame = decoded.frame;
@@ -152,6 +159,17 @@ export class RecordedMarket {
     } catch {
       // A frame the ingest could not read either changed nothing.
     }
+  }
+
+  /**
+   * A trade history reply of another market, told from its text: the ingest asks for one market at a
+   * time, and the replies are most of a file's start, too long to decode for nothing.
+   */
+  private historyOfAnother(text: string): boolean {
+    if (this.gatewayId === undefined || !text.slice(0, 64).includes('"n":"GetTradesHistory"')) return false;
+    const key = text.indexOf(HISTORY_INSTRUMENT_KEY);
+    if (key < 0) return false;
+    return Number.parseInt(text.slice(key + HISTORY_INSTRUMENT_KEY.length, key + 40), 10) !== this.gatewayId;
   }
 
   private marketFrame(frame: IncomingFrame, id: number, at: number): void {

@@ -19,8 +19,8 @@ import { describeMachine } from './machine';
  * What recording costs: two gateways (ROLE=all, state in memory) ingest the same sandbox exchange at
  * once, one recording (RECORD_DIR) and one not, so that the difference of their CPU is the
  * recorder's, on the same flow and the same machine load. Two phases: the sandbox's default flow,
- * then a burst of book updates. Then `book-at` is asked about the last moment of the recording, the
- * worst case (the whole file replayed).
+ * then a burst of book updates. After each, `book-at` is asked about its last moment, the worst case
+ * (the whole file replayed).
  *
  *   node -r ./test/bench/swc-register.js test/bench/recording-bench.ts                 phases of 20 s
  *   ... recording-bench.ts --full                                                      phases of 120 s
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     }
     await sleep(5_000);
     const rows: string[] = [];
+    const asked: string[] = [];
     for (const phase of ['default flow', `burst of ${burst} updates/s`]) {
       if (phase !== 'default flow') await setBurst(sandbox.url, burst);
       await sleep(2_000);
@@ -84,13 +85,9 @@ async function main(): Promise<void> {
           `${(cores[0] / cores[1]).toFixed(2)} | ${(bytesPerHour / MIB).toFixed(1)} | ${sandboxCores.toFixed(2)} | ` +
           `${loadavg()[0].toFixed(2)} |`,
       );
+      asked.push(await askedAtTheEnd(dir, phase, bytesPerHour));
     }
     await setBurst(sandbox.url, 0);
-    await gateways[0].stop();
-    const at = Date.now();
-    const started = performance.now();
-    const answer = await bookAt(dir, 'btc_usdt', at);
-    const askedMs = performance.now() - started;
     process.stdout.write(
       [
         `recording: ${describeMachine()}; ${seconds} s a phase`,
@@ -99,8 +96,7 @@ async function main(): Promise<void> {
         '|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
-        `book-at the last moment: ${askedMs.toFixed(0)} ms for ${(directoryBytes(dir) / MIB).toFixed(1)} MiB recorded ` +
-          `(book version ${answer.book.version}, ${answer.book.bids.length + answer.book.asks.length} levels)`,
+        ...asked,
         '',
       ].join('\n'),
     );
@@ -109,6 +105,24 @@ async function main(): Promise<void> {
     await sandbox.process.stop();
     if (!values['keep-dir']) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * book-at of the phase's last moment, while the gateway records on: the worst case, its whole file
+ * replayed from the checkpoint. The time grows with the bytes replayed; a file holds ten minutes.
+ */
+async function askedAtTheEnd(dir: string, phase: string, bytesPerHour: number): Promise<string> {
+  const started = performance.now();
+  const answer = await bookAt(dir, 'btc_usdt', Date.now());
+  const ms = performance.now() - started;
+  const mib = statSync(answer.file).size / MIB;
+  const wholeFile = bytesPerHour / 6 / MIB;
+  return (
+    `book-at at the end of the ${phase}: ${ms.toFixed(0)} ms replaying ${mib.toFixed(2)} MiB ` +
+    `(book version ${answer.book.version}, ${answer.book.bids.length + answer.book.asks.length} levels); ` +
+    `a whole 10-minute file at this flow, ${wholeFile.toFixed(1)} MiB: about ${((ms / mib) * wholeFile).toFixed(0)} ms ` +
+    `(load ${loadavg()[0].toFixed(2)})`
+  );
 }
 
 function directoryBytes(dir: string): number {
