@@ -236,7 +236,7 @@ export class AppConfig {
 
   // Recordings: what the exchange sent and the gateway published, for replay and inquiry.
 
-  /** A directory the ingest records into (hourly compressed files, see docs/recordings.md); unset: no recording. */
+  /** A directory the ingest records into (compressed files of ten minutes, see docs/recordings.md); unset: no recording. */
   @IsOptional()
   @FilePath()
   RECORD_DIR?: string = undefined;
