@@ -93,8 +93,18 @@ describe('the recording of a run with faults', () => {
     const at = new Date(moments.at(-1)!.at).toISOString();
     const ask = (instrument: string, query: string) =>
       fetch(`${stack.app.url}/console/book-at/${instrument}?${query}`);
-    const answered = await ask(INSTRUMENT, `at=${encodeURIComponent(at)}`);
-    consoleAsked.answer = [answered.status, await answered.json()];
+    // The process writes its file out every second: the moment is whole on disk within one.
+    const { version } = moments.at(-1)!.truth;
+    await waitFor(
+      async () => {
+        const answered = await ask(INSTRUMENT, `at=${encodeURIComponent(at)}`);
+        const body = (await answered.json()) as { book?: { version: number } };
+        consoleAsked.answer = [answered.status, body];
+        return body.book?.version === version;
+      },
+      "the console's answer up to the moment",
+      10_000,
+    ).catch(() => undefined);
     consoleAsked.refusals = await Promise.all(
       [
         ask(INSTRUMENT, 'at=yesterday'),
@@ -313,6 +323,50 @@ describe('the recording of a run with faults', () => {
         30_000,
       );
       expect((await player.ended).records).toBe(items.length);
+    } finally {
+      await gateway.close();
+      await player.close();
+    }
+  });
+
+  it('played from one still moment to the next at 20 times its pace, stops there and serves that market', async () => {
+    const [first, second] = moments;
+    const between = items.filter((item) => item.at >= first.at && item.at <= second.at);
+    const speed = 20;
+    const { files } = await recordingFiles(dir);
+    const started = performance.now();
+    const player = await RecordingPlayer.start({
+      files,
+      speed,
+      from: first.at,
+      to: second.at,
+      host: '127.0.0.1',
+      port: 0,
+      report: () => undefined,
+    });
+    const config = loadConfig(
+      {
+        UPSTREAM_BASE_URL: player.url,
+        UPSTREAM_EMAIL: 'operator@example.com',
+        UPSTREAM_PASSWORD: 'replayed',
+        HOST: '127.0.0.1',
+        PORT: '0',
+      },
+      DATA_FILES,
+    );
+    const gateway = await startApp(config, resolveUpstream(config), ['error']);
+    try {
+      expect((await player.ended).records).toBe(between.length);
+      // Paced: the last record goes out no sooner than the recorded span over the speed.
+      const span = between.at(-1)!.at - between[0].at;
+      expect(performance.now() - started).toBeGreaterThanOrEqual(span / speed);
+      const store = gateway.app.get<StateStore>(STATE_STORE);
+      await waitFor(
+        async () =>
+          (await compareWithTruth(store, second.truth, INSTRUMENT, Date.now(), { trades: false })).matches,
+        'the market as it was at the second still moment',
+        30_000,
+      );
     } finally {
       await gateway.close();
       await player.close();
