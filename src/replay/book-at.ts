@@ -73,8 +73,8 @@ interface Replay {
 async function replay(file: RecordingFile, instrument: string, at: number): Promise<Replay> {
   const market = new RecordedMarket(instrument, file.header.openedAt);
   const reader = new RecordingReader(file.path);
-  // The market's own records and those of every market up to the moment; after it only the gaps,
-  // which leave the book as it was.
+  // Up to the moment, the market's own records and those that name no market (frames, REST answers,
+  // gaps); after it only the gaps, which leave the book as it was.
   const select = (itemAt: number, kind: string, of: string | undefined) =>
     itemAt > at + GAP_WINDOW_MS
       ? 'end'
