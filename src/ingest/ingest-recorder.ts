@@ -6,6 +6,7 @@ import { pruneRecordings } from '../recording/recording-retention';
 import { RecordingWriter } from '../recording/recording-writer';
 import { InstrumentWrite } from '../store/state-store';
 import { GatewayClient } from '../upstream/gateway/gateway-client';
+import { frameNamed } from '../upstream/gateway/gateway-frame';
 import { HubClient } from '../upstream/hub/hub-client';
 import { UpstreamTap } from '../upstream/upstream-tap';
 import { IngestedInstruments } from './ingested-instruments';
@@ -34,6 +35,8 @@ export class IngestRecorder {
   /** Each market's listing figures as last recorded, their JSON and when. */
   private readonly figures = new Map<string, { readonly at: number; readonly json: string }>();
   private lastError?: string;
+  /** The gateway's instrument list as last received: its trade frames name markets by its ids. */
+  private instrumentList?: string;
   /** Whether each feed was last recorded up; a recording starts with both down until they connect. */
   private readonly feedUp = new Map<'hub' | 'gateway', boolean>();
 
@@ -60,7 +63,10 @@ export class IngestRecorder {
     this.stops.push(
       this.tap.attach({
         hub: (record, instrument, at) => writer.write({ at, kind: 'hub', instrument, data: record }),
-        frame: (text, at) => writer.write({ at, kind: 'frame', data: text }),
+        frame: (text, at) => {
+          if (frameNamed(text, 'GetInstruments')) this.instrumentList = text;
+          writer.write({ at, kind: 'frame', data: text });
+        },
         rest: (path, text, at) => writer.write({ at, kind: 'rest', source: path, data: text }),
       }),
       this.hub.onStateChange((state) => this.gap('hub', state === 'connected')),
@@ -97,7 +103,10 @@ export class IngestRecorder {
     this.writer = undefined;
   }
 
-  /** Every book with its newest trades and last published figures, then the feeds down since an earlier file. */
+  /**
+   * Every book with its newest trades and last published figures, then what a reader of this file
+   * alone needs of the sessions: the gateway's instrument list and the feeds down since an earlier file.
+   */
   private checkpoint(): RecordedItem[] {
     const at = Date.now();
     const books = this.instruments.pipelines().map((pipeline): RecordedItem => {
@@ -112,7 +121,8 @@ export class IngestRecorder {
     const down = [...this.feedUp]
       .filter(([, up]) => !up)
       .map(([feed]): RecordedItem => ({ at, kind: 'gap', source: feed, data: 'down' }));
-    return [...books, ...down];
+    const list = this.instrumentList;
+    return [...books, ...(list ? [{ at, kind: 'frame' as const, data: list }] : []), ...down];
   }
 
   /** A feed down or up again; the clients report every step of a reconnect, which is one gap. */

@@ -7,7 +7,7 @@ import { Trade } from '../market/trade';
 import { RecordedItem } from '../recording/recording-format';
 import { checkpointOf, checkpointSnapshot, finishLoad } from './checkpoint-snapshot';
 import { parseExactJson } from '../upstream/exact-json';
-import { decodeFrame, FrameType, IncomingFrame } from '../upstream/gateway/gateway-frame';
+import { decodeFrame, frameNamed, FrameType, IncomingFrame } from '../upstream/gateway/gateway-frame';
 import { decodeInstruments } from '../upstream/gateway/instruments-codec';
 import { decodeLevel2Snapshot, decodeLevel2Update, hasLevel2Rows } from '../upstream/gateway/level2-codec';
 import { LEVEL2_EVENT, TRADE_EVENTS } from '../upstream/gateway/market-data-subscriptions';
@@ -166,7 +166,7 @@ export class RecordedMarket {
    * time, and the replies are most of a file's start, too long to decode for nothing.
    */
   private historyOfAnother(text: string): boolean {
-    if (this.gatewayId === undefined || !text.slice(0, 64).includes('"n":"GetTradesHistory"')) return false;
+    if (this.gatewayId === undefined || !frameNamed(text, 'GetTradesHistory')) return false;
     const key = text.indexOf(HISTORY_INSTRUMENT_KEY);
     if (key < 0) return false;
     return Number.parseInt(text.slice(key + HISTORY_INSTRUMENT_KEY.length, key + 40), 10) !== this.gatewayId;

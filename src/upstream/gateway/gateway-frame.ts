@@ -45,6 +45,11 @@ export function encodeRequest(sequence: number, name: string, payload: unknown):
   return JSON.stringify({ m: FrameType.Request, i: sequence, n: name, o: JSON.stringify(payload ?? {}) });
 }
 
+/** Whether a frame's text names the function `name`, read from its start without decoding it (`{"m":…,"i":…,"n":…`). */
+export function frameNamed(text: string, name: string): boolean {
+  return text.slice(0, 64).includes(`"n":"${name}"`);
+}
+
 /**
  * Reads a frame `{m, i, n, o}` from the gateway. The envelope holds only small integers and strings,
  * so plain JSON.parse reads it; `o` is parsed so that decimals keep their digits.
