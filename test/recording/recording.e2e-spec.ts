@@ -202,9 +202,11 @@ describe('the recording of a run with faults', () => {
   });
 
   it('marks each feed down when its connection dropped and up when it came back, and down at the end', () => {
+    // A file that opens while a feed is down marks it down again after its checkpoint.
+    const checkpoints = new Set(items.filter((item) => item.kind === 'checkpoint').map((item) => item.at));
     for (const feed of ['hub', 'gateway']) {
       const marks = items
-        .filter((item) => item.kind === 'gap' && item.source === feed)
+        .filter((item) => item.kind === 'gap' && item.source === feed && !checkpoints.has(item.at))
         .map((item) => item.data);
       expect([feed, marks]).toEqual([feed, ['up', 'down', 'up', 'down']]);
     }
