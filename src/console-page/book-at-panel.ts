@@ -15,7 +15,7 @@ export function bookAtPanel(instrument: string): HTMLElement {
   const result = h('div', { class: 'book-at' });
   const form = h(
     'form',
-    { class: 'panel-head' },
+    { class: 'panel-head recorded-moment' },
     h('h2', {}, 'Recorded moment'),
     moment,
     h('button', { type: 'submit' }, 'Show'),
