@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { MarketViews } from '../../src/api/views/market-views';
 import { recordingFiles } from '../../src/replay/recording-files';
 import { RecordingPlayer } from '../../src/replay/recording-player';
-import { startApp } from '../../src/start-app';
+import { RunningApp, startApp } from '../../src/start-app';
 import { DATA_FILES } from '../../src/start-config';
 import { STATE_STORE } from '../../src/store/store.module';
 import { resolveUpstream } from '../../src/upstream/upstream-settings';
@@ -64,6 +64,21 @@ async function lastPublished(dir: string): Promise<{ stats: unknown } | undefine
     for await (const item of new RecordingReader(join(dir, name)).items())
       if (item.kind === 'published' && item.instrument === INSTRUMENT) last = item;
   return last && (JSON.parse(last.data) as { stats: unknown });
+}
+
+/** An unchanged gateway, state in memory, ingesting from the player as from the exchange. */
+async function gatewayOn(player: RecordingPlayer): Promise<RunningApp> {
+  const config = loadConfig(
+    {
+      UPSTREAM_BASE_URL: player.url,
+      UPSTREAM_EMAIL: 'operator@example.com',
+      UPSTREAM_PASSWORD: 'replayed',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    },
+    DATA_FILES,
+  );
+  return startApp(config, resolveUpstream(config), ['error']);
 }
 
 /**
@@ -291,17 +306,7 @@ describe('the recording of a run with faults', () => {
       port: 0,
       report: () => undefined,
     });
-    const config = loadConfig(
-      {
-        UPSTREAM_BASE_URL: player.url,
-        UPSTREAM_EMAIL: 'operator@example.com',
-        UPSTREAM_PASSWORD: 'replayed',
-        HOST: '127.0.0.1',
-        PORT: '0',
-      },
-      DATA_FILES,
-    );
-    const gateway = await startApp(config, resolveUpstream(config), ['error']);
+    const gateway = await gatewayOn(player);
     try {
       const store = gateway.app.get<StateStore>(STATE_STORE);
       expect(listed.length).toBeGreaterThan(1);
@@ -346,17 +351,7 @@ describe('the recording of a run with faults', () => {
       port: 0,
       report: () => undefined,
     });
-    const config = loadConfig(
-      {
-        UPSTREAM_BASE_URL: player.url,
-        UPSTREAM_EMAIL: 'operator@example.com',
-        UPSTREAM_PASSWORD: 'replayed',
-        HOST: '127.0.0.1',
-        PORT: '0',
-      },
-      DATA_FILES,
-    );
-    const gateway = await startApp(config, resolveUpstream(config), ['error']);
+    const gateway = await gatewayOn(player);
     try {
       expect((await player.ended).records).toBe(between.length);
       // Paced: the last record goes out no sooner than the recorded span over the speed.
